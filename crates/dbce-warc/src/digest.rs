@@ -18,10 +18,13 @@ pub enum DigestCheck {
 
 /// The sha1 of `bytes` as a `sha1:` + base32 label, the form WARC writers use.
 pub fn sha1_label(bytes: &[u8]) -> String {
-    format!("sha1:{}", data_encoding::BASE32.encode(&Sha1::digest(bytes)))
+    format!(
+        "sha1:{}",
+        data_encoding::BASE32.encode(&Sha1::digest(bytes))
+    )
 }
 
-/// Checks a digest field value (`sha1:` with a base32 or hex value) against `bytes`.
+/// Checks a digest field value (`sha1:` with a base32, hex or base64 value) against `bytes`.
 pub fn check(field: Option<&str>, bytes: &[u8]) -> DigestCheck {
     let Some(field) = field else {
         return DigestCheck::Absent;
@@ -35,6 +38,7 @@ pub fn check(field: Option<&str>, bytes: &[u8]) -> DigestCheck {
     let expected = match value.len() {
         32 => data_encoding::BASE32.decode(value.to_ascii_uppercase().as_bytes()),
         40 => data_encoding::HEXLOWER_PERMISSIVE.decode(value.as_bytes()),
+        28 => data_encoding::BASE64.decode(value.as_bytes()),
         _ => return DigestCheck::Unverifiable,
     };
     match expected {
@@ -63,17 +67,27 @@ mod tests {
         assert_eq!(label, "sha1:VL2MMHO4YXUKFWV63YHTWSBM3GXKSQ2N");
         assert_eq!(check(Some(&label), b"hello"), DigestCheck::Valid);
         assert_eq!(
-            check(Some("sha1:aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d"), b"hello"),
+            check(
+                Some("sha1:aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d"),
+                b"hello"
+            ),
             DigestCheck::Valid
         );
         assert_eq!(check(Some(&label), b"hellO"), DigestCheck::Mismatch);
+        assert_eq!(
+            check(Some("sha1:2jmj7l5rSw0yVb/vlWAYkK/YBwk="), b""),
+            DigestCheck::Valid
+        );
         assert_eq!(check(Some("md5:abc"), b"hello"), DigestCheck::Unverifiable);
         assert_eq!(check(None, b"hello"), DigestCheck::Absent);
     }
 
     #[test]
     fn payload_follows_the_blank_line() {
-        assert_eq!(http_payload(b"HTTP/1.1 200 OK\r\nA: b\r\n\r\nbody"), Some(&b"body"[..]));
+        assert_eq!(
+            http_payload(b"HTTP/1.1 200 OK\r\nA: b\r\n\r\nbody"),
+            Some(&b"body"[..])
+        );
         assert_eq!(http_payload(b"HTTP/1.1 200 OK\r\n"), None);
     }
 }

@@ -64,8 +64,8 @@ impl Headers {
                 }
                 continue;
             }
-            let colon = memchr::memchr(b':', line)
-                .ok_or(HeaderError::MissingColon { line: index + 1 })?;
+            let colon =
+                memchr::memchr(b':', line).ok_or(HeaderError::MissingColon { line: index + 1 })?;
             let name = trim_ascii(&line[..colon]);
             if name.is_empty() || !name.iter().all(|&b| is_token_byte(b)) {
                 return Err(HeaderError::InvalidName { line: index + 1 });
@@ -100,7 +100,11 @@ impl Headers {
     /// Replaces every field named `name` by one field with `value` (appended if absent).
     pub fn set(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();
-        match self.fields.iter().position(|(n, _)| n.eq_ignore_ascii_case(name)) {
+        match self
+            .fields
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
             Some(first) => {
                 self.fields[first].1 = value;
                 let mut index = 0;
@@ -153,8 +157,9 @@ mod tests {
 
     #[test]
     fn lookup_is_case_insensitive_and_keeps_repeats() {
-        let h = Headers::parse(b"Content-Type: text/html\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\n")
-            .unwrap();
+        let h =
+            Headers::parse(b"Content-Type: text/html\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\n")
+                .unwrap();
         assert_eq!(h.get("content-type"), Some("text/html"));
         assert_eq!(h.get_all("SET-COOKIE").collect::<Vec<_>>(), ["a=1", "b=2"]);
         assert_eq!(h.len(), 3);
@@ -169,9 +174,18 @@ mod tests {
 
     #[test]
     fn malformed_lines_are_errors() {
-        assert_eq!(Headers::parse(b"no colon here\r\n"), Err(HeaderError::MissingColon { line: 1 }));
-        assert_eq!(Headers::parse(b" cont\r\n"), Err(HeaderError::LeadingContinuation));
-        assert_eq!(Headers::parse(b": empty\r\n"), Err(HeaderError::InvalidName { line: 1 }));
+        assert_eq!(
+            Headers::parse(b"no colon here\r\n"),
+            Err(HeaderError::MissingColon { line: 1 })
+        );
+        assert_eq!(
+            Headers::parse(b" cont\r\n"),
+            Err(HeaderError::LeadingContinuation)
+        );
+        assert_eq!(
+            Headers::parse(b": empty\r\n"),
+            Err(HeaderError::InvalidName { line: 1 })
+        );
     }
 
     #[test]

@@ -28,11 +28,22 @@
 //! ```
 #![deny(missing_docs)]
 
-mod headers;
-mod record;
-mod writer;
+mod arc;
+mod config;
 pub mod digest;
+mod error;
+mod headers;
+mod input;
+mod reader;
+mod record;
+mod stream;
+mod writer;
 
+pub use config::ReaderConfig;
+pub use digest::DigestCheck;
+pub use error::{Error, Skip, SkipReason};
 pub use headers::{HeaderError, Headers};
+pub use reader::{Digests, Entry, WarcReader};
 pub use record::{ArchiveFormat, Body, Record, RecordHeader, RecordLocator, RecordType};
+pub use stream::Compression;
 pub use writer::{NewRecord, WarcWriter};

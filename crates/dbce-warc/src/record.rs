@@ -190,4 +190,6 @@ pub struct Record {
     pub stream_offset: u64,
     /// Whether the record came from a WARC or an ARC file.
     pub format: ArchiveFormat,
+    /// Digest checks, when the reader was asked to verify digests and the block was kept.
+    pub digests: Option<crate::Digests>,
 }

@@ -41,7 +41,12 @@ impl<W: Write> WarcWriter<W> {
 
     /// A writer with gzip compression `level` (0–9).
     pub fn with_level(inner: W, level: u32) -> Self {
-        Self { inner, position: 0, level: Compression::new(level.min(9)), scratch: Vec::new() }
+        Self {
+            inner,
+            position: 0,
+            level: Compression::new(level.min(9)),
+            scratch: Vec::new(),
+        }
     }
 
     /// Appends one record and returns its locator in the output.
@@ -60,7 +65,10 @@ impl<W: Write> WarcWriter<W> {
         block_hash.update(&record.block);
         fields.push(
             "WARC-Block-Digest",
-            format!("sha1:{}", data_encoding::BASE32.encode(&block_hash.finalize())),
+            format!(
+                "sha1:{}",
+                data_encoding::BASE32.encode(&block_hash.finalize())
+            ),
         );
         if carries_http(record) {
             if let Some(payload) = digest::http_payload(&record.block) {
@@ -76,8 +84,11 @@ impl<W: Write> WarcWriter<W> {
         encoder.write_all(b"\r\n\r\n")?;
         let member = encoder.finish()?;
         self.inner.write_all(&member)?;
-        let locator =
-            RecordLocator { offset: self.position, length: member.len() as u64, shared: false };
+        let locator = RecordLocator {
+            offset: self.position,
+            length: member.len() as u64,
+            shared: false,
+        };
         self.position += member.len() as u64;
         self.scratch = member;
         Ok(locator)
@@ -99,15 +110,22 @@ impl<W: Write> WarcWriter<W> {
 }
 
 fn is_computed(name: &str) -> bool {
-    ["WARC-Type", "Content-Length", "WARC-Block-Digest", "WARC-Payload-Digest"]
-        .iter()
-        .any(|n| n.eq_ignore_ascii_case(name))
+    [
+        "WARC-Type",
+        "Content-Length",
+        "WARC-Block-Digest",
+        "WARC-Payload-Digest",
+    ]
+    .iter()
+    .any(|n| n.eq_ignore_ascii_case(name))
 }
 
 fn carries_http(record: &NewRecord) -> bool {
-    matches!(record.record_type, RecordType::Response | RecordType::Request | RecordType::Revisit)
-        && record
-            .fields
-            .get("Content-Type")
-            .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"))
+    matches!(
+        record.record_type,
+        RecordType::Response | RecordType::Request | RecordType::Revisit
+    ) && record
+        .fields
+        .get("Content-Type")
+        .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"))
 }

@@ -1,0 +1,126 @@
+//! Why a record was skipped, and the errors that stop a reader.
+
+use std::fmt;
+use std::io;
+
+/// Why the reader passed over bytes of the file without yielding a record.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// The file ended inside a record.
+    TruncatedRecord,
+    /// The file ended inside a gzip member or zstd frame.
+    TruncatedMember,
+    /// A gzip member or zstd frame could not be decompressed (bad header, data or checksum).
+    CorruptMember,
+    /// Bytes that are neither a record nor a compressed member.
+    Garbage {
+        /// How many bytes were passed over.
+        length: u64,
+    },
+    /// The header block has no valid version line (`WARC/1.0`, `WARC/1.1`, or an ARC line).
+    BadVersionLine,
+    /// The header block could not be parsed.
+    MalformedHeader,
+    /// The header block is longer than the configured limit.
+    HeaderTooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A mandatory header field is missing or invalid.
+    MissingHeader {
+        /// The field's name.
+        field: &'static str,
+    },
+    /// The block does not end where `Content-Length` says.
+    LengthMismatch {
+        /// The declared `Content-Length`.
+        declared: u64,
+    },
+    /// The block is larger than the configured limit; it was passed over unread.
+    RecordTooLarge {
+        /// The declared `Content-Length`.
+        length: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+}
+
+impl SkipReason {
+    /// A short stable name for counting skips by reason, e.g. `truncated-record`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::TruncatedRecord => "truncated-record",
+            Self::TruncatedMember => "truncated-member",
+            Self::CorruptMember => "corrupt-member",
+            Self::Garbage { .. } => "garbage",
+            Self::BadVersionLine => "bad-version-line",
+            Self::MalformedHeader => "malformed-header",
+            Self::HeaderTooLarge { .. } => "header-too-large",
+            Self::MissingHeader { .. } => "missing-header",
+            Self::LengthMismatch { .. } => "length-mismatch",
+            Self::RecordTooLarge { .. } => "record-too-large",
+        }
+    }
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TruncatedRecord => f.write_str("file ends inside a record"),
+            Self::TruncatedMember => f.write_str("file ends inside a compressed member"),
+            Self::CorruptMember => f.write_str("compressed member cannot be decompressed"),
+            Self::Garbage { length } => write!(f, "{length} bytes of garbage between records"),
+            Self::BadVersionLine => f.write_str("no valid WARC/ARC version line"),
+            Self::MalformedHeader => f.write_str("malformed header block"),
+            Self::HeaderTooLarge { limit } => write!(f, "header block longer than {limit} bytes"),
+            Self::MissingHeader { field } => write!(f, "missing or invalid mandatory {field}"),
+            Self::LengthMismatch { declared } => {
+                write!(f, "block does not end at its Content-Length {declared}")
+            }
+            Self::RecordTooLarge { length, limit } => {
+                write!(f, "record of {length} bytes exceeds the limit of {limit}")
+            }
+        }
+    }
+}
+
+/// Bytes of an archive the reader passed over, where they are and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Skip {
+    /// Byte offset in the file where the skipped bytes begin.
+    pub offset: u64,
+    /// Why they were skipped.
+    pub reason: SkipReason,
+    /// The `WARC-Record-ID` of the skipped record, when its header could be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_id: Option<String>,
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "offset {}: {}", self.offset, self.reason)?;
+        if let Some(id) = &self.record_id {
+            write!(f, " (record {id})")?;
+        }
+        Ok(())
+    }
+}
+
+/// An error that stops reading a file: the file cannot be read at all.
+///
+/// Problems with the file's *content* are never errors; they are [`Skip`]s.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Reading from the underlying file failed.
+    #[error("I/O error at offset {offset}: {source}")]
+    Io {
+        /// Byte offset in the file where the read was attempted.
+        offset: u64,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+}

@@ -1,0 +1,517 @@
+//! Reading records one after another, reporting what cannot be read and resynchronising.
+
+use std::io::{self, Read, Seek};
+
+use crate::arc;
+use crate::digest::{self, DigestCheck};
+use crate::stream::{Compression, Fault, Status, Stream};
+use crate::{
+    ArchiveFormat, Body, Error, Headers, ReaderConfig, Record, RecordHeader, RecordLocator, Skip,
+    SkipReason,
+};
+
+/// What the reader found next: a record, or bytes it had to pass over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// A record that was read.
+    Record(Record),
+    /// Bytes that could not be read as a record, with the reason.
+    Skip(Skip),
+}
+
+/// The digest checks of a record whose block was kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Digests {
+    /// `WARC-Block-Digest` against the block.
+    pub block: DigestCheck,
+    /// `WARC-Payload-Digest` against the HTTP payload.
+    pub payload: DigestCheck,
+}
+
+/// Reads WARC or ARC records from an uncompressed, gzip or zstd file.
+///
+/// It is an iterator of [`Entry`]: every record in the file comes out either as
+/// [`Entry::Record`] or as [`Entry::Skip`] with its file offset and reason, after which the
+/// reader resynchronises at the next gzip member, zstd frame or `WARC/` line. Only a failing
+/// read of the file itself ends the iteration with an [`Error`].
+pub struct WarcReader<R> {
+    stream: Stream<R>,
+    config: ReaderConfig,
+    format: Option<ArchiveFormat>,
+    arc_version: arc::Version,
+    header: Vec<u8>,
+    failed: bool,
+}
+
+/// Where a record began.
+#[derive(Debug, Clone, Copy)]
+struct Start {
+    stream: u64,
+    exact: Option<u64>,
+    member_file: u64,
+    /// The record starts a compressed member, so it must end with it.
+    framed: bool,
+}
+
+impl Start {
+    fn offset(&self) -> u64 {
+        self.exact.unwrap_or(self.member_file)
+    }
+}
+
+/// Why a record could not be read, and how to find the next one.
+enum Problem {
+    Io(io::Error),
+    Fault(Fault),
+    Skip(SkipReason, Resync),
+}
+
+enum Resync {
+    /// The next record starts right here.
+    Here,
+    /// Scan forward for the next record start.
+    Forward,
+    /// Uncompressed: go back to this decompressed offset and scan from there.
+    From(u64),
+}
+
+impl From<io::Error> for Problem {
+    fn from(error: io::Error) -> Self {
+        Self::Io(error)
+    }
+}
+
+impl<R: Read + Seek> WarcReader<R> {
+    /// A reader of `inner`, whose compression is detected from its first bytes.
+    ///
+    /// # Errors
+    /// Fails when the first bytes cannot be read.
+    pub fn new(inner: R, config: ReaderConfig) -> Result<Self, Error> {
+        let stream = Stream::new(inner).map_err(|source| Error::Io { offset: 0, source })?;
+        Ok(Self {
+            stream,
+            config,
+            format: None,
+            arc_version: arc::Version::V1,
+            header: Vec::with_capacity(4096),
+            failed: false,
+        })
+    }
+
+    /// The compression detected.
+    pub fn compression(&self) -> Compression {
+        self.stream.compression()
+    }
+
+    /// The format detected, once the first record has been seen.
+    pub fn format(&self) -> Option<ArchiveFormat> {
+        self.format
+    }
+
+    /// The next record or skip; `None` at the end of the file.
+    ///
+    /// # Errors
+    /// Only when reading the file fails.
+    pub fn next_entry(&mut self) -> Result<Option<Entry>, Error> {
+        self.next_entry_io().map_err(|source| Error::Io {
+            offset: self.stream.file_offset(),
+            source,
+        })
+    }
+
+    fn next_entry_io(&mut self) -> io::Result<Option<Entry>> {
+        match self.skip_newlines(true)? {
+            Status::Data => {}
+            Status::Fault(fault) => return Ok(Some(Entry::Skip(fault_skip(fault, None)))),
+            Status::Eof | Status::MemberEnd => return Ok(None),
+        }
+        let start = self.start();
+        let status = self.stream.peek(arc::MAX_LINE)?;
+        if let Status::Fault(fault) = status {
+            return Ok(Some(Entry::Skip(fault_skip(fault, None))));
+        }
+        let head = self.stream.buffered();
+        let format = *self.format.get_or_insert(detect_format(head));
+        if !is_record_start(format, head) {
+            let length = self.scan_to_record_start(!start.framed)?;
+            let reason = SkipReason::Garbage { length };
+            return Ok(Some(Entry::Skip(Skip {
+                offset: start.offset(),
+                reason,
+                record_id: None,
+            })));
+        }
+        match self.read_record(start, format) {
+            Ok(record) => Ok(Some(Entry::Record(record))),
+            Err(problem) => self.recover(start, problem).map(Some),
+        }
+    }
+
+    fn start(&self) -> Start {
+        let exact = self.stream.exact_file_offset();
+        let compressed = self.stream.compression() != Compression::None;
+        Start {
+            stream: self.stream.position(),
+            exact,
+            member_file: self.stream.member().file_start,
+            framed: compressed && exact.is_some(),
+        }
+    }
+
+    fn recover(&mut self, start: Start, problem: Problem) -> io::Result<Entry> {
+        let record_id = self.parsed_record_id();
+        let (reason, resync) = match problem {
+            Problem::Io(error) => return Err(error),
+            Problem::Fault(fault) => return Ok(Entry::Skip(fault_skip(fault, record_id))),
+            Problem::Skip(reason, resync) => (reason, resync),
+        };
+        match resync {
+            Resync::Here => {}
+            Resync::From(position) if self.stream.rewind_plain(position)? => {
+                self.scan_to_record_start(true)?;
+            }
+            Resync::Forward | Resync::From(_) => {
+                self.scan_to_record_start(!start.framed)?;
+            }
+        }
+        Ok(Entry::Skip(Skip {
+            offset: start.offset(),
+            reason,
+            record_id,
+        }))
+    }
+
+    fn parsed_record_id(&self) -> Option<String> {
+        let end = memchr::memmem::find(&self.header, b"\n")?;
+        let fields = Headers::parse(&self.header[end + 1..]).ok()?;
+        fields.get("WARC-Record-ID").map(str::to_owned)
+    }
+
+    fn read_record(&mut self, start: Start, format: ArchiveFormat) -> Result<Record, Problem> {
+        let cross = !start.framed;
+        self.read_header_block(format, cross)?;
+        let header = match format {
+            ArchiveFormat::Warc => parse_warc_header(&self.header)?,
+            ArchiveFormat::Arc => arc::parse_header(&self.header, self.arc_version)
+                .map_err(|reason| Problem::Skip(reason, Resync::Forward))?,
+        };
+        let length = header.content_length().ok_or(Problem::Skip(
+            SkipReason::MissingHeader {
+                field: "Content-Length",
+            },
+            Resync::Forward,
+        ))?;
+        let body_start = self.stream.position();
+        let body = self.read_body(length, &header, cross)?;
+        self.read_trailer(length, body_start, cross)?;
+        let locator = self.locate(start)?;
+        if format == ArchiveFormat::Warc {
+            check_mandatory(&header)?;
+        } else if let Some(block) = body.bytes() {
+            self.arc_version = arc::version_of(&header, block).unwrap_or(self.arc_version);
+        }
+        let digests = self.check_digests(&header, &body);
+        Ok(Record {
+            header,
+            body,
+            locator,
+            stream_offset: start.stream,
+            format,
+            digests,
+        })
+    }
+
+    /// Reads header lines up to and including the blank line into `self.header`.
+    fn read_header_block(&mut self, format: ArchiveFormat, cross: bool) -> Result<(), Problem> {
+        self.header.clear();
+        let limit = self.config.max_header_size;
+        loop {
+            let line_start = self.header.len();
+            self.read_line(limit, cross)?;
+            let line = &self.header[line_start..];
+            let blank = line == b"\r\n" || line == b"\n";
+            if format == ArchiveFormat::Arc || (blank && line_start > 0) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Appends one line, newline included, to `self.header`.
+    fn read_line(&mut self, limit: usize, cross: bool) -> Result<(), Problem> {
+        loop {
+            match self.stream.fill(cross)? {
+                Status::Data => {}
+                Status::Fault(fault) => return Err(Problem::Fault(fault)),
+                Status::Eof | Status::MemberEnd => {
+                    return Err(Problem::Skip(SkipReason::TruncatedRecord, Resync::Here));
+                }
+            }
+            let available = self.stream.buffered();
+            let (take, done) = match memchr::memchr(b'\n', available) {
+                Some(at) => (at + 1, true),
+                None => (available.len(), false),
+            };
+            if self.header.len() + take > limit {
+                let reason = SkipReason::HeaderTooLarge {
+                    limit: limit as u64,
+                };
+                return Err(Problem::Skip(reason, Resync::Forward));
+            }
+            self.header.extend_from_slice(&available[..take]);
+            self.stream.consume(take);
+            if done {
+                return Ok(());
+            }
+        }
+    }
+
+    fn read_body(
+        &mut self,
+        length: u64,
+        header: &RecordHeader,
+        cross: bool,
+    ) -> Result<Body, Problem> {
+        let limit = self.config.max_record_size;
+        let keep = length <= limit && self.config.keeps(&header.record_type);
+        let mut kept = if keep {
+            // Bounded by `max_record_size`, so the reservation is bounded too.
+            Vec::with_capacity(usize::try_from(length).unwrap_or(0))
+        } else {
+            Vec::new()
+        };
+        let mut remaining = length;
+        while remaining > 0 {
+            match self.stream.fill(cross)? {
+                Status::Data => {}
+                Status::Fault(fault) => return Err(Problem::Fault(fault)),
+                Status::Eof => {
+                    return Err(Problem::Skip(SkipReason::TruncatedRecord, Resync::Here));
+                }
+                Status::MemberEnd => {
+                    let reason = SkipReason::LengthMismatch { declared: length };
+                    return Err(Problem::Skip(reason, Resync::Here));
+                }
+            }
+            let available = self.stream.buffered();
+            let take = available
+                .len()
+                .min(usize::try_from(remaining).unwrap_or(usize::MAX));
+            if keep {
+                kept.extend_from_slice(&available[..take]);
+            }
+            self.stream.consume(take);
+            remaining -= take as u64;
+        }
+        if length > limit {
+            let reason = SkipReason::RecordTooLarge { length, limit };
+            self.skip_trailer_and_rest(cross)?;
+            return Err(Problem::Skip(reason, Resync::Here));
+        }
+        Ok(if keep {
+            Body::Buffered(kept)
+        } else {
+            Body::Skipped { length }
+        })
+    }
+
+    /// Consumes the newlines after a block. A block followed by anything else (but the end of
+    /// its member or file) was not as long as its `Content-Length` said.
+    fn read_trailer(&mut self, declared: u64, body_start: u64, cross: bool) -> Result<(), Problem> {
+        let newlines = self.skip_newlines_counted(cross)?;
+        if newlines > 0 {
+            return Ok(());
+        }
+        match self.stream.fill(false)? {
+            Status::Data => {
+                let reason = SkipReason::LengthMismatch { declared };
+                Err(Problem::Skip(reason, Resync::From(body_start)))
+            }
+            Status::Fault(fault) => Err(Problem::Fault(fault)),
+            Status::Eof | Status::MemberEnd => Ok(()),
+        }
+    }
+
+    fn skip_trailer_and_rest(&mut self, cross: bool) -> Result<(), Problem> {
+        self.skip_newlines_counted(cross)?;
+        Ok(())
+    }
+
+    /// The record's locator, once its trailer has been read.
+    fn locate(&mut self, start: Start) -> Result<RecordLocator, Problem> {
+        let end = match self.stream.fill(false)? {
+            Status::Fault(fault) => return Err(Problem::Fault(fault)),
+            Status::Eof | Status::MemberEnd => Some(self.stream.file_offset()),
+            Status::Data => self.stream.exact_file_offset().filter(|_| !start.framed),
+        };
+        Ok(match (start.exact, end) {
+            (Some(offset), Some(end)) => RecordLocator {
+                offset,
+                length: end - offset,
+                shared: false,
+            },
+            _ => RecordLocator {
+                offset: start.member_file,
+                length: self.stream.file_offset() - start.member_file,
+                shared: true,
+            },
+        })
+    }
+
+    fn check_digests(&self, header: &RecordHeader, body: &Body) -> Option<Digests> {
+        let block = body.bytes().filter(|_| self.config.verify_digests)?;
+        let payload_field = header.fields.get("WARC-Payload-Digest");
+        let is_http = header
+            .content_type()
+            .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"));
+        let payload = if is_http {
+            digest::http_payload(block)
+        } else {
+            Some(block)
+        };
+        let payload = match (payload_field, payload) {
+            (None, _) => DigestCheck::Absent,
+            // A revisit's payload digest is that of the original capture, not of this block.
+            (Some(_), _) if header.record_type == crate::RecordType::Revisit => {
+                DigestCheck::Unverifiable
+            }
+            (Some(field), Some(payload)) => digest::check(Some(field), payload),
+            (Some(_), None) => DigestCheck::Unverifiable,
+        };
+        Some(Digests {
+            block: digest::check(header.fields.get("WARC-Block-Digest"), block),
+            payload,
+        })
+    }
+
+    fn skip_newlines(&mut self, cross: bool) -> io::Result<Status> {
+        loop {
+            let status = self.stream.fill(cross)?;
+            if status != Status::Data {
+                return Ok(status);
+            }
+            let available = self.stream.buffered();
+            let n = available
+                .iter()
+                .take_while(|&&b| b == b'\r' || b == b'\n')
+                .count();
+            let all = n == available.len();
+            self.stream.consume(n);
+            if !all {
+                return Ok(Status::Data);
+            }
+        }
+    }
+
+    fn skip_newlines_counted(&mut self, cross: bool) -> Result<u64, Problem> {
+        let before = self.stream.position();
+        match self.skip_newlines(cross)? {
+            Status::Fault(fault) => Err(Problem::Fault(fault)),
+            _ => Ok(self.stream.position() - before),
+        }
+    }
+
+    /// Consumes whole lines until one that starts a record, the end of the member (without
+    /// `cross`) or the end of the file. Returns how many bytes were passed over.
+    fn scan_to_record_start(&mut self, cross: bool) -> io::Result<u64> {
+        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        let before = self.stream.position();
+        let mut at_line_start = false;
+        loop {
+            match self.stream.fill(cross)? {
+                Status::Data => {}
+                Status::Fault(_) | Status::Eof | Status::MemberEnd => break,
+            }
+            if at_line_start {
+                if self.stream.peek(arc::MAX_LINE)? != Status::Data {
+                    break;
+                }
+                if is_record_start(format, self.stream.buffered()) {
+                    break;
+                }
+            }
+            let available = self.stream.buffered();
+            let (take, found) = match memchr::memchr(b'\n', available) {
+                Some(at) => (at + 1, true),
+                None => (available.len(), false),
+            };
+            self.stream.consume(take);
+            at_line_start = found;
+        }
+        Ok(self.stream.position() - before)
+    }
+}
+
+impl<R: Read + Seek> Iterator for WarcReader<R> {
+    type Item = Result<Entry, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let next = self.next_entry();
+        self.failed = next.is_err();
+        next.transpose()
+    }
+}
+
+fn fault_skip(fault: Fault, record_id: Option<String>) -> Skip {
+    let (offset, reason) = match fault {
+        Fault::Truncated { offset } => (offset, SkipReason::TruncatedMember),
+        Fault::Corrupt { offset } => (offset, SkipReason::CorruptMember),
+        Fault::Garbage { offset, length } => (offset, SkipReason::Garbage { length }),
+    };
+    Skip {
+        offset,
+        reason,
+        record_id,
+    }
+}
+
+fn detect_format(head: &[u8]) -> ArchiveFormat {
+    if head.starts_with(b"filedesc://") {
+        ArchiveFormat::Arc
+    } else {
+        ArchiveFormat::Warc
+    }
+}
+
+fn is_record_start(format: ArchiveFormat, head: &[u8]) -> bool {
+    match format {
+        ArchiveFormat::Warc => head.starts_with(b"WARC/"),
+        ArchiveFormat::Arc => arc::is_header_line(head),
+    }
+}
+
+fn parse_warc_header(block: &[u8]) -> Result<RecordHeader, Problem> {
+    let forward = |reason| Problem::Skip(reason, Resync::Forward);
+    let line_end = memchr::memchr(b'\n', block).unwrap_or(block.len());
+    let version = String::from_utf8_lossy(block[..line_end].trim_ascii()).into_owned();
+    let known = ["WARC/1.0", "WARC/1.1", "WARC/0.17", "WARC/0.18"];
+    if !known.contains(&version.as_str()) {
+        return Err(forward(SkipReason::BadVersionLine));
+    }
+    let rest = block.get(line_end + 1..).unwrap_or_default();
+    let fields = Headers::parse(rest).map_err(|_| forward(SkipReason::MalformedHeader))?;
+    let record_type = fields
+        .get("WARC-Type")
+        .unwrap_or_default()
+        .parse()
+        .unwrap_or_else(|e| match e {});
+    Ok(RecordHeader {
+        version,
+        record_type,
+        fields,
+    })
+}
+
+fn check_mandatory(header: &RecordHeader) -> Result<(), Problem> {
+    for field in ["WARC-Record-ID", "WARC-Type", "WARC-Date"] {
+        if header.fields.get(field).is_none_or(str::is_empty) {
+            return Err(Problem::Skip(
+                SkipReason::MissingHeader { field },
+                Resync::Here,
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,364 @@
+//! The decompressed byte stream of an archive, member by member.
+//!
+//! A gzip file is a sequence of members and a zstd file a sequence of frames; WARC writers put
+//! one record in each, so a member's compressed offset and length locate a record in the file.
+//! [`Stream`] decodes one member at a time and never mixes bytes of two members in its buffer,
+//! so the reader can tell whether a record starts and ends on member boundaries.
+
+use std::io::{self, Read, Seek};
+
+use crate::input::Input;
+
+mod gzip;
+mod zstd;
+
+const OUTPUT_CAPACITY: usize = 256 * 1024;
+
+/// The compression of a whole file, detected from its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compression {
+    /// No compression.
+    None,
+    /// gzip, per record (multi-member) or for the whole file.
+    Gzip,
+    /// zstd frames, per record, optionally after a dictionary frame (IIPC `.warc.zst`).
+    Zstd,
+}
+
+impl Compression {
+    /// Detects the compression from the first bytes of a file.
+    pub fn detect(head: &[u8]) -> Self {
+        if head.starts_with(gzip::MAGIC) {
+            Self::Gzip
+        } else if zstd::starts_frame(head) {
+            Self::Zstd
+        } else {
+            Self::None
+        }
+    }
+}
+
+/// What [`Stream::fill`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Decoded bytes are buffered.
+    Data,
+    /// The current member ended and `fill` was asked not to start the next one.
+    MemberEnd,
+    /// The file ended.
+    Eof,
+    /// Something was wrong at file offset `offset`; the stream has moved on past it.
+    Fault(Fault),
+}
+
+/// A problem with the compressed data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// The file ended inside the member starting at `offset`.
+    Truncated { offset: u64 },
+    /// The member starting at `offset` is corrupt.
+    Corrupt { offset: u64 },
+    /// `length` bytes at `offset` are not a member.
+    Garbage { offset: u64, length: u64 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before a member (or, uncompressed, before anything).
+    Between,
+    /// Decoding a member.
+    Inside,
+}
+
+/// Where the current member began.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Member {
+    /// Compressed offset of the member in the file.
+    pub(crate) file_start: u64,
+    /// Decompressed offset of the member's first byte.
+    pub(crate) stream_start: u64,
+}
+
+enum Decoder {
+    Plain,
+    Gzip(gzip::GzipMember),
+    Zstd(zstd::ZstdFrames),
+}
+
+/// Decompressed bytes of an archive, with member boundaries.
+pub(crate) struct Stream<R> {
+    input: Input<R>,
+    decoder: Decoder,
+    compression: Compression,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+    /// Decompressed offset of `buf[start]`.
+    pos: u64,
+    state: State,
+    member: Member,
+}
+
+impl<R: Read + Seek> Stream<R> {
+    /// Opens `inner`, detecting its compression from its first bytes.
+    pub(crate) fn new(inner: R) -> io::Result<Self> {
+        let mut input = Input::new(inner)?;
+        let compression = Compression::detect(input.fill_to(8)?);
+        let decoder = match compression {
+            Compression::None => Decoder::Plain,
+            Compression::Gzip => Decoder::Gzip(gzip::GzipMember::new()),
+            Compression::Zstd => Decoder::Zstd(zstd::ZstdFrames::new()?),
+        };
+        let member = Member {
+            file_start: input.offset(),
+            stream_start: 0,
+        };
+        Ok(Self {
+            input,
+            decoder,
+            compression,
+            buf: vec![0; OUTPUT_CAPACITY].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            pos: 0,
+            state: State::Between,
+            member,
+        })
+    }
+
+    pub(crate) fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// The buffered decoded bytes.
+    pub(crate) fn buffered(&self) -> &[u8] {
+        &self.buf[self.start..self.end]
+    }
+
+    /// Marks `n` buffered bytes as consumed.
+    pub(crate) fn consume(&mut self, n: usize) {
+        debug_assert!(n <= self.end - self.start);
+        self.start += n;
+        self.pos += n as u64;
+    }
+
+    /// Decompressed offset of the next unconsumed byte.
+    pub(crate) fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// The member the next unconsumed byte belongs to.
+    pub(crate) fn member(&self) -> Member {
+        self.member
+    }
+
+    /// File offset of the next unconsumed compressed byte.
+    pub(crate) fn file_offset(&self) -> u64 {
+        match self.decoder {
+            Decoder::Plain => self.pos,
+            _ => self.input.offset(),
+        }
+    }
+
+    /// The file offset of the next unconsumed byte, if it is exactly known: always for
+    /// uncompressed files, at the start of a member for compressed ones.
+    pub(crate) fn exact_file_offset(&self) -> Option<u64> {
+        match self.decoder {
+            Decoder::Plain => Some(self.pos),
+            _ if self.state == State::Inside && self.pos == self.member.stream_start => {
+                Some(self.member.file_start)
+            }
+            _ if self.state == State::Between && self.start == self.end => {
+                Some(self.input.offset())
+            }
+            _ => None,
+        }
+    }
+
+    /// Makes decoded bytes available. With `cross` false it stops at the end of the current
+    /// member and reports [`Status::MemberEnd`].
+    ///
+    /// # Errors
+    /// Only when reading the file fails.
+    pub(crate) fn fill(&mut self, cross: bool) -> io::Result<Status> {
+        loop {
+            if self.start < self.end {
+                return Ok(Status::Data);
+            }
+            self.start = 0;
+            self.end = 0;
+            match self.state {
+                State::Inside => match self.decode_more()? {
+                    Some(status) => return Ok(status),
+                    None => {
+                        self.state = State::Between;
+                        if !cross {
+                            return Ok(Status::MemberEnd);
+                        }
+                    }
+                },
+                State::Between => {
+                    if let Some(status) = self.begin_member()? {
+                        return Ok(status);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Makes up to `n` decoded bytes of the current member contiguous in the buffer (fewer if the
+    /// member ends first). Returns [`Status::Data`] if any byte is buffered.
+    ///
+    /// # Errors
+    /// Only when reading the file fails.
+    pub(crate) fn peek(&mut self, n: usize) -> io::Result<Status> {
+        let status = self.fill(false)?;
+        if status != Status::Data {
+            return Ok(status);
+        }
+        let n = n.min(self.buf.len());
+        while self.end - self.start < n && self.state == State::Inside {
+            if self.end == self.buf.len() {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+            }
+            match self.decode_more()? {
+                Some(Status::Data) => {}
+                Some(fault) => return Ok(fault),
+                None => self.state = State::Between,
+            }
+        }
+        Ok(Status::Data)
+    }
+
+    /// Decodes more of the current member. `None` means the member ended cleanly.
+    fn decode_more(&mut self) -> io::Result<Option<Status>> {
+        let out = &mut self.buf[self.end..];
+        let outcome = match &mut self.decoder {
+            Decoder::Plain => plain_read(&mut self.input, out)?,
+            Decoder::Gzip(member) => member.decode(&mut self.input, out)?,
+            Decoder::Zstd(frames) => frames.decode(&mut self.input, out)?,
+        };
+        match outcome {
+            Outcome::Produced(n) => {
+                self.end += n;
+                Ok(Some(Status::Data))
+            }
+            Outcome::Ended => Ok(None),
+            Outcome::Truncated => {
+                self.state = State::Between;
+                let offset = self.member.file_start;
+                Ok(Some(Status::Fault(Fault::Truncated { offset })))
+            }
+            Outcome::Corrupt => self.resync_after_corrupt().map(Some),
+        }
+    }
+
+    /// Starts the next member at the current input position. `None` means a member began and
+    /// has nothing to show yet; the caller loops.
+    fn begin_member(&mut self) -> io::Result<Option<Status>> {
+        let offset = self.input.offset();
+        let head = self.input.fill_to(18)?;
+        if head.is_empty() {
+            return Ok(Some(Status::Eof));
+        }
+        let started = match &mut self.decoder {
+            Decoder::Plain => Begin::Started,
+            Decoder::Gzip(member) => member.begin(&mut self.input)?,
+            Decoder::Zstd(frames) => frames.begin(&mut self.input)?,
+        };
+        match started {
+            Begin::Started => {
+                self.member = Member {
+                    file_start: offset,
+                    stream_start: self.pos,
+                };
+                self.state = State::Inside;
+                Ok(None)
+            }
+            Begin::Skipped => Ok(None),
+            Begin::NotAMember => {
+                let length = 1 + self.scan_to_next_member(offset + 1)?;
+                Ok(Some(Status::Fault(Fault::Garbage { offset, length })))
+            }
+            Begin::Corrupt => self.resync_after_corrupt().map(Some),
+        }
+    }
+
+    /// Moves past a corrupt member: back to just after its first byte, then to the next magic.
+    fn resync_after_corrupt(&mut self) -> io::Result<Status> {
+        let offset = self.member_or_input_start();
+        self.scan_to_next_member(offset + 1)?;
+        self.state = State::Between;
+        self.start = 0;
+        self.end = 0;
+        Ok(Status::Fault(Fault::Corrupt { offset }))
+    }
+
+    fn member_or_input_start(&self) -> u64 {
+        match self.state {
+            State::Inside => self.member.file_start,
+            State::Between => self.input.offset(),
+        }
+    }
+
+    /// Seeks to `from` and consumes up to the next member magic; returns the bytes passed over.
+    fn scan_to_next_member(&mut self, from: u64) -> io::Result<u64> {
+        self.input.seek(from)?;
+        let magic = match &self.decoder {
+            Decoder::Plain => return Ok(0),
+            Decoder::Gzip(_) => gzip::MAGIC,
+            Decoder::Zstd(_) => zstd::FRAME_MAGIC,
+        };
+        self.input.scan_to(magic)
+    }
+
+    /// Uncompressed files only: forgets buffered bytes and continues at `offset`.
+    pub(crate) fn rewind_plain(&mut self, offset: u64) -> io::Result<bool> {
+        if !matches!(self.decoder, Decoder::Plain) {
+            return Ok(false);
+        }
+        self.input.seek(offset)?;
+        self.pos = offset;
+        self.start = 0;
+        self.end = 0;
+        Ok(true)
+    }
+}
+
+/// What decoding a piece of a member gave.
+pub(crate) enum Outcome {
+    /// `n` bytes were written to the output buffer.
+    Produced(usize),
+    /// The member ended, its checksum verified.
+    Ended,
+    /// The file ended inside the member.
+    Truncated,
+    /// The member's data is corrupt.
+    Corrupt,
+}
+
+/// What starting a member gave.
+pub(crate) enum Begin {
+    /// A member header was read; decoding can start.
+    Started,
+    /// A frame without records (zstd skippable or dictionary frame) was passed over.
+    Skipped,
+    /// The bytes here do not start a member.
+    NotAMember,
+    /// The member header is invalid.
+    Corrupt,
+}
+
+fn plain_read<R: Read + Seek>(input: &mut Input<R>, out: &mut [u8]) -> io::Result<Outcome> {
+    let available = input.fill()?;
+    if available.is_empty() {
+        return Ok(Outcome::Ended);
+    }
+    let n = available.len().min(out.len());
+    out[..n].copy_from_slice(&available[..n]);
+    input.consume(n);
+    Ok(Outcome::Produced(n))
+}

@@ -1,0 +1,160 @@
+//! One gzip member at a time (RFC 1952), with its CRC-32 and size checked.
+
+use std::io::{self, Read, Seek};
+
+use flate2::{Crc, Decompress, FlushDecompress, Status};
+
+use super::{Begin, Outcome};
+use crate::input::Input;
+
+/// The first bytes of a gzip member with the deflate method.
+pub(crate) const MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
+
+const FHCRC: u8 = 0x02;
+const FEXTRA: u8 = 0x04;
+const FNAME: u8 = 0x08;
+const FCOMMENT: u8 = 0x10;
+const RESERVED: u8 = 0xe0;
+/// The longest member header accepted (the extra field, name and comment included).
+const MAX_HEADER: usize = 64 * 1024;
+
+/// Decoder state for the current gzip member; reused across members.
+pub(crate) struct GzipMember {
+    inflate: Decompress,
+    crc: Crc,
+    finished: bool,
+}
+
+impl GzipMember {
+    pub(crate) fn new() -> Self {
+        Self {
+            inflate: Decompress::new(false),
+            crc: Crc::new(),
+            finished: false,
+        }
+    }
+
+    /// Reads a member header at the input's position.
+    pub(crate) fn begin<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<Begin> {
+        let head = input.fill_to(10)?;
+        if !head.starts_with(MAGIC) {
+            return Ok(Begin::NotAMember);
+        }
+        if head.len() < 10 || head[3] & RESERVED != 0 {
+            return Ok(Begin::Corrupt);
+        }
+        let flags = head[3];
+        let header_len = if flags & (FEXTRA | FNAME | FCOMMENT | FHCRC) == 0 {
+            Some(10)
+        } else {
+            header_length(input.fill_to(MAX_HEADER)?, flags)
+        };
+        let Some(header_len) = header_len else {
+            return Ok(Begin::Corrupt);
+        };
+        input.consume(header_len);
+        self.inflate.reset(false);
+        self.crc.reset();
+        self.finished = false;
+        Ok(Begin::Started)
+    }
+
+    /// Decodes more of the member into `out`.
+    pub(crate) fn decode<R: Read + Seek>(
+        &mut self,
+        input: &mut Input<R>,
+        out: &mut [u8],
+    ) -> io::Result<Outcome> {
+        if self.finished {
+            return Ok(Outcome::Ended);
+        }
+        loop {
+            let available = input.fill()?;
+            let at_eof = available.is_empty();
+            let (in_before, out_before) = (self.inflate.total_in(), self.inflate.total_out());
+            let Ok(status) = self
+                .inflate
+                .decompress(available, out, FlushDecompress::None)
+            else {
+                return Ok(Outcome::Corrupt);
+            };
+            let consumed = counted(self.inflate.total_in() - in_before);
+            let produced = counted(self.inflate.total_out() - out_before);
+            input.consume(consumed);
+            self.crc.update(&out[..produced]);
+            if status == Status::StreamEnd {
+                if let Some(bad) = self.finish(input)? {
+                    return Ok(bad);
+                }
+                return Ok(if produced > 0 {
+                    Outcome::Produced(produced)
+                } else {
+                    Outcome::Ended
+                });
+            }
+            if produced > 0 {
+                return Ok(Outcome::Produced(produced));
+            }
+            if at_eof {
+                return Ok(Outcome::Truncated);
+            }
+            if consumed == 0 {
+                return Ok(Outcome::Corrupt);
+            }
+        }
+    }
+
+    /// Checks the trailer; `Some` holds the failure.
+    fn finish<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<Option<Outcome>> {
+        let trailer = input.fill_to(8)?;
+        if trailer.len() < 8 {
+            return Ok(Some(Outcome::Truncated));
+        }
+        let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
+        input.consume(8);
+        self.finished = true;
+        if crc != self.crc.sum() || size != self.crc.amount() {
+            return Ok(Some(Outcome::Corrupt));
+        }
+        Ok(None)
+    }
+}
+
+/// Byte counts of one decompress call are bounded by the slices passed, so they fit in usize.
+fn counted(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// The length of a member header with optional fields, or `None` if it is incomplete.
+fn header_length(head: &[u8], flags: u8) -> Option<usize> {
+    let mut at = 10;
+    if flags & FEXTRA != 0 {
+        let extra = head.get(at..at + 2)?;
+        at += 2 + usize::from(u16::from_le_bytes([extra[0], extra[1]]));
+    }
+    for flag in [FNAME, FCOMMENT] {
+        if flags & flag != 0 {
+            at += memchr::memchr(0, head.get(at..)?)? + 1;
+        }
+    }
+    if flags & FHCRC != 0 {
+        at += 2;
+    }
+    (at <= head.len()).then_some(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optional_header_fields_are_measured() {
+        let mut head = vec![0x1f, 0x8b, 8, FEXTRA | FNAME | FHCRC, 0, 0, 0, 0, 0, 3];
+        head.extend_from_slice(&[2, 0, b'a', b'b']);
+        head.extend_from_slice(b"name\0");
+        head.extend_from_slice(&[0, 0]);
+        assert_eq!(header_length(&head, head[3]), Some(head.len()));
+        assert_eq!(header_length(&head[..head.len() - 3], head[3]), None);
+    }
+}

@@ -1,0 +1,30 @@
+//! One module per subcommand.
+
+pub(crate) mod get;
+pub(crate) mod inspect;
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+use anyhow::Context as _;
+use dbce_warc::{ReaderConfig, WarcReader};
+
+/// Opens an archive for reading.
+pub(crate) fn open(
+    path: &Path,
+    config: ReaderConfig,
+) -> anyhow::Result<WarcReader<BufReader<File>>> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    WarcReader::new(BufReader::with_capacity(1 << 16, file), config)
+        .with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Whether `error` is a closed standard output (`dbce … | head`), which is not a failure.
+pub(crate) fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
