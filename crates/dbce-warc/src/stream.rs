@@ -191,13 +191,11 @@ impl<R: Read + Seek> Stream<R> {
             match self.state {
                 State::Inside => match self.decode_more()? {
                     Some(status) => return Ok(status),
-                    None => {
-                        self.state = State::Between;
-                        if !cross {
-                            return Ok(Status::MemberEnd);
-                        }
-                    }
+                    None => self.state = State::Between,
                 },
+                State::Between if !cross && !matches!(self.decoder, Decoder::Plain) => {
+                    return Ok(Status::MemberEnd);
+                }
                 State::Between => {
                     if let Some(status) = self.begin_member()? {
                         return Ok(status);
@@ -248,7 +246,10 @@ impl<R: Read + Seek> Stream<R> {
             }
             Outcome::Ended => Ok(None),
             Outcome::Truncated => {
+                // What was decoded of the member is dropped with it: the record is incomplete.
                 self.state = State::Between;
+                self.pos += (self.end - self.start) as u64;
+                self.start = self.end;
                 let offset = self.member.file_start;
                 Ok(Some(Status::Fault(Fault::Truncated { offset })))
             }

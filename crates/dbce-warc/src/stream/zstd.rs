@@ -82,7 +82,7 @@ impl ZstdFrames {
         if frame.len() < 8 + size {
             return Ok(Begin::Corrupt);
         }
-        let raw = &frame[8..];
+        let raw = &frame[8..8 + size];
         let dictionary = if raw.starts_with(FRAME_MAGIC) {
             match zstd::bulk::decompress(raw, MAX_DICTIONARY) {
                 Ok(dictionary) => dictionary,
