@@ -416,11 +416,7 @@ impl<R: Read + Seek> WarcReader<R> {
         let format = self.format.unwrap_or(ArchiveFormat::Warc);
         let before = self.stream.position();
         let mut at_line_start = false;
-        loop {
-            match self.stream.fill(cross)? {
-                Status::Data => {}
-                Status::Fault(_) | Status::Eof | Status::MemberEnd => break,
-            }
+        while self.stream.fill(cross)? == Status::Data {
             if at_line_start {
                 if self.stream.peek(arc::MAX_LINE)? != Status::Data {
                     break;

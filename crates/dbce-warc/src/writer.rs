@@ -70,10 +70,11 @@ impl<W: Write> WarcWriter<W> {
                 data_encoding::BASE32.encode(&block_hash.finalize())
             ),
         );
-        if carries_http(record) {
-            if let Some(payload) = digest::http_payload(&record.block) {
-                fields.push("WARC-Payload-Digest", digest::sha1_label(payload));
-            }
+        if let Some(payload) = carries_http(record)
+            .then(|| digest::http_payload(&record.block))
+            .flatten()
+        {
+            fields.push("WARC-Payload-Digest", digest::sha1_label(payload));
         }
         fields.push("Content-Length", record.block.len().to_string());
 

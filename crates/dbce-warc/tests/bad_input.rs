@@ -1,5 +1,7 @@
 //! Broken archives: every record is read or reported, with the right offset and reason.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{gzip_archive, plain_archive, read_all};

@@ -1,6 +1,8 @@
 //! Write → read round trips, robustness on arbitrary bytes, and interoperability with the
 //! `warc` crate.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::io::Cursor;

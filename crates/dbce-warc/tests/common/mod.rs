@@ -1,6 +1,6 @@
 //! Archives built in memory for the reader's tests.
 
-#![allow(dead_code, unreachable_pub)]
+#![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
 use std::io::{Cursor, Write as _};
 

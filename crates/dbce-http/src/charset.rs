@@ -1,0 +1,121 @@
+//! Choosing a page's character encoding and decoding it to UTF-8, following the HTML standard's
+//! encoding sniffing algorithm (§13.2.3.2) with `chardetng` in place of the browser's guess.
+
+use chardetng::EncodingDetector;
+use encoding_rs::{Encoding, ISO_2022_JP, REPLACEMENT, WINDOWS_1252};
+
+use crate::mime::charset_param;
+use crate::prescan::prescan;
+
+/// Where the encoding of a page came from, in the order the sources are consulted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CharsetSource {
+    /// A byte order mark (UTF-8, UTF-16LE or UTF-16BE) at the start of the body.
+    Bom,
+    /// The `charset` parameter of the HTTP `Content-Type` header.
+    Http,
+    /// A `<meta>` element in the first 1024 bytes, found by the standard's prescan.
+    Meta,
+    /// Statistical detection by `chardetng` over the whole body.
+    Detected,
+    /// Nothing to go on (the body is ASCII): windows-1252, the standard's default.
+    Default,
+}
+
+/// A page decoded to UTF-8.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodedHtml {
+    /// The page's text, without any byte order mark.
+    pub text: String,
+    /// The encoding the body was decoded from.
+    pub encoding: &'static Encoding,
+    /// Where that encoding came from.
+    pub source: CharsetSource,
+    /// Whether malformed byte sequences were replaced by U+FFFD.
+    pub had_errors: bool,
+}
+
+/// Decodes an HTML body to UTF-8, choosing its encoding from, in order: a byte order mark, the
+/// charset of `http_content_type`, a `<meta>` declaration, detection, and windows-1252.
+///
+/// Labels are resolved as the WHATWG Encoding Standard says, so `ISO-8859-1` and `ascii` mean
+/// windows-1252. Labels that resolve to the `replacement` encoding (such as `ISO-2022-KR`) and
+/// unknown labels are skipped rather than trusted. Malformed sequences are replaced, never fatal.
+#[must_use]
+pub fn decode_html(body: &[u8], http_content_type: Option<&str>) -> DecodedHtml {
+    decode_html_with_tld(body, http_content_type, None)
+}
+
+/// [`decode_html`] with the top-level domain the page came from, which helps detection choose
+/// between encodings of the same script. `tld` may be the label (`"jp"`) or the whole host
+/// (`"www.example.co.jp"`); one whose last label is not a plain ASCII DNS label is ignored.
+#[must_use]
+pub fn decode_html_with_tld(
+    body: &[u8],
+    http_content_type: Option<&str>,
+    tld: Option<&str>,
+) -> DecodedHtml {
+    let (encoding, source, bom_len) = resolve(body, http_content_type, tld);
+    let (text, had_errors) = encoding.decode_without_bom_handling(&body[bom_len..]);
+    DecodedHtml {
+        text: text.into_owned(),
+        encoding,
+        source,
+        had_errors,
+    }
+}
+
+/// The encoding to decode `body` with, its source, and the length of the BOM to skip.
+fn resolve(
+    body: &[u8],
+    http_content_type: Option<&str>,
+    tld: Option<&str>,
+) -> (&'static Encoding, CharsetSource, usize) {
+    if let Some((encoding, bom_len)) = Encoding::for_bom(body) {
+        return (encoding, CharsetSource::Bom, bom_len);
+    }
+    let from_http = http_content_type
+        .and_then(charset_param)
+        .and_then(|label| Encoding::for_label(label.as_bytes()));
+    if let Some(encoding) = from_http.filter(|e| is_usable(e)) {
+        return (encoding, CharsetSource::Http, 0);
+    }
+    if let Some(encoding) = prescan(body).filter(|e| is_usable(e)) {
+        return (encoding, CharsetSource::Meta, 0);
+    }
+    let (encoding, source) = detect(body, tld);
+    (encoding, source, 0)
+}
+
+/// Whether a label's encoding can decode text; `replacement` only yields U+FFFD.
+fn is_usable(encoding: &'static Encoding) -> bool {
+    encoding != REPLACEMENT
+}
+
+/// Detection with `chardetng`, or the default when the body gives nothing to detect from.
+fn detect(body: &[u8], tld: Option<&str>) -> (&'static Encoding, CharsetSource) {
+    let mut detector = EncodingDetector::new();
+    let saw_non_ascii = detector.feed(body, true);
+    let tld = tld.and_then(dns_label);
+    let guess = detector.guess(tld.as_deref().map(str::as_bytes), true);
+    if saw_non_ascii || guess == ISO_2022_JP {
+        (guess, CharsetSource::Detected)
+    } else {
+        (WINDOWS_1252, CharsetSource::Default)
+    }
+}
+
+/// The last label of `host` lower-cased when it is a plain DNS label, as `chardetng` requires.
+fn dns_label(host: &str) -> Option<String> {
+    let host = host.trim().trim_end_matches('.');
+    let label = host.rsplit('.').next().unwrap_or(host);
+    let valid = !label.is_empty()
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    valid.then(|| label.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+#[path = "charset_tests.rs"]
+mod tests;
