@@ -269,7 +269,7 @@ impl<R: Read + Seek> WarcReader<R> {
         &mut self,
         length: u64,
         header: &RecordHeader,
-        cross: bool,
+        mut cross: bool,
     ) -> Result<Body, Problem> {
         let limit = self.config.max_record_size;
         let keep = length <= limit && self.config.keeps(&header.record_type);
@@ -286,6 +286,10 @@ impl<R: Read + Seek> WarcReader<R> {
                 Status::Fault(fault) => return Err(Problem::Fault(fault)),
                 Status::Eof => {
                     return Err(Problem::Skip(SkipReason::TruncatedRecord, Resync::Here));
+                }
+                Status::MemberEnd if self.next_member_continues()? => {
+                    cross = true;
+                    continue;
                 }
                 Status::MemberEnd => {
                     let reason = SkipReason::LengthMismatch { declared: length };
@@ -311,6 +315,23 @@ impl<R: Read + Seek> WarcReader<R> {
             Body::Buffered(kept)
         } else {
             Body::Skipped { length }
+        })
+    }
+
+    /// At the end of a member inside a block: whether the next member goes on with the block
+    /// (some writers split a record over several members) rather than starting a record, which
+    /// means the block's `Content-Length` was too long.
+    fn next_member_continues(&mut self) -> Result<bool, Problem> {
+        match self.stream.fill(true)? {
+            Status::Data => {}
+            Status::Fault(fault) => return Err(Problem::Fault(fault)),
+            Status::Eof | Status::MemberEnd => return Ok(false),
+        }
+        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        Ok(match self.stream.peek(arc::MAX_LINE)? {
+            Status::Data => !is_record_start(format, self.stream.buffered()),
+            Status::Fault(fault) => return Err(Problem::Fault(fault)),
+            Status::Eof | Status::MemberEnd => false,
         })
     }
 

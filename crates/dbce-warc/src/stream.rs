@@ -37,7 +37,29 @@ impl Compression {
             Self::None
         }
     }
+
+    /// Like [`Compression::detect`], but a file that starts with neither a magic number nor a
+    /// record (a damaged first member) is taken to be compressed as the first magic number in
+    /// `head` says, so that its other members are still read.
+    fn detect_damaged(head: &[u8]) -> Self {
+        let detected = Self::detect(head);
+        let text = head.trim_ascii_start();
+        if detected != Self::None || text.starts_with(b"WARC/") || text.starts_with(b"filedesc:") {
+            return detected;
+        }
+        let gzip = memchr::memmem::find(head, gzip::MAGIC);
+        let zstd = memchr::memmem::find(head, zstd::FRAME_MAGIC);
+        match (gzip, zstd) {
+            (Some(g), Some(z)) if z < g => Self::Zstd,
+            (Some(_), _) => Self::Gzip,
+            (None, Some(_)) => Self::Zstd,
+            (None, None) => Self::None,
+        }
+    }
 }
+
+/// How many leading bytes are searched for a magic number when a file starts with neither.
+const DETECT_WINDOW: usize = 64 * 1024;
 
 /// What [`Stream::fill`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +126,7 @@ impl<R: Read + Seek> Stream<R> {
     /// Opens `inner`, detecting its compression from its first bytes.
     pub(crate) fn new(inner: R) -> io::Result<Self> {
         let mut input = Input::new(inner)?;
-        let compression = Compression::detect(input.fill_to(8)?);
+        let compression = Compression::detect_damaged(input.fill_to(DETECT_WINDOW)?);
         let decoder = match compression {
             Compression::None => Decoder::Plain,
             Compression::Gzip => Decoder::Gzip(gzip::GzipMember::new()),
@@ -166,13 +188,11 @@ impl<R: Read + Seek> Stream<R> {
     pub(crate) fn exact_file_offset(&self) -> Option<u64> {
         match self.decoder {
             Decoder::Plain => Some(self.pos),
-            _ if self.state == State::Inside && self.pos == self.member.stream_start => {
-                Some(self.member.file_start)
+            // Buffered bytes belong to the current member, even when it has been decoded to its end.
+            _ if self.state == State::Inside || self.start < self.end => {
+                (self.pos == self.member.stream_start).then_some(self.member.file_start)
             }
-            _ if self.state == State::Between && self.start == self.end => {
-                Some(self.input.offset())
-            }
-            _ => None,
+            _ => Some(self.input.offset()),
         }
     }
 
@@ -245,15 +265,25 @@ impl<R: Read + Seek> Stream<R> {
                 Ok(Some(Status::Data))
             }
             Outcome::Ended => Ok(None),
-            Outcome::Truncated => {
-                // What was decoded of the member is dropped with it: the record is incomplete.
-                self.state = State::Between;
-                self.pos += (self.end - self.start) as u64;
-                self.start = self.end;
-                let offset = self.member.file_start;
-                Ok(Some(Status::Fault(Fault::Truncated { offset })))
-            }
+            Outcome::Truncated => self.after_truncation().map(Some),
             Outcome::Corrupt => self.resync_after_corrupt().map(Some),
+        }
+    }
+
+    /// The file ended inside a member. Damage can make a decoder run on through the members
+    /// that follow, so look for another member after this one's start: if there is one, this
+    /// member was corrupt and reading goes on there; if not, the file was truncated.
+    fn after_truncation(&mut self) -> io::Result<Status> {
+        // What was decoded of the member is dropped with it: its record is incomplete.
+        self.pos += (self.end - self.start) as u64;
+        self.start = self.end;
+        self.state = State::Between;
+        let offset = self.member.file_start;
+        self.scan_to_next_member(offset + 1)?;
+        if self.input.fill()?.is_empty() {
+            Ok(Status::Fault(Fault::Truncated { offset }))
+        } else {
+            Ok(Status::Fault(Fault::Corrupt { offset }))
         }
     }
 

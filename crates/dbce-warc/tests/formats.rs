@@ -138,6 +138,7 @@ fn real_samples_are_read_or_reported() {
         ("example-resource.warc.gz", 3, &[]),
         ("example-wget-bad-target-uri.warc.gz", 6, &[]),
         ("post-test.warc.gz", 6, &[]),
+        ("example-wrong-chunks.warc.gz", 2, &[]),
         ("example-trunc.warc", 3, &["length-mismatch@1197"]),
         ("example.arc", 2, &[]),
         ("example.arc.gz", 2, &[]),

@@ -75,11 +75,12 @@ proptest! {
         let kept = bytes.len() - cut.min(bytes.len());
         bytes.truncate(kept);
         let (records, skips) = common::read_all(bytes, ReaderConfig::default());
-        // Each record is read whole, or a skip names its member, or it lies past the cut.
+        // Each record is read whole, or a skip names its member, or less than a gzip header of
+        // it is left before the cut (too little to be told from garbage).
         for locator in &locators {
             let read = records.iter().any(|r| r.locator == *locator);
             let reported = skips.iter().any(|s| s.offset == locator.offset);
-            let gone = locator.offset >= kept as u64;
+            let gone = locator.offset + 10 > kept as u64;
             prop_assert!(read || reported || gone, "record at {} lost: {:?}", locator.offset, skips);
         }
     }

@@ -28,11 +28,18 @@ fn warcio_reads_what_we_write() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out.warc.gz");
     let mut writer = WarcWriter::new(std::fs::File::create(&path).unwrap());
-    let locators: Vec<_> = (0..4).map(|n| writer.write_record(&common::response(n)).unwrap()).collect();
+    let locators: Vec<_> = (0..4)
+        .map(|n| writer.write_record(&common::response(n)).unwrap())
+        .collect();
     writer.finish().unwrap();
 
     let python = std::env::var("DBCE_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let output = Command::new(&python).arg("-c").arg(READ_BACK).arg(&path).output().unwrap();
+    let output = Command::new(&python)
+        .arg("-c")
+        .arg(READ_BACK)
+        .arg(&path)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
@@ -44,7 +51,10 @@ fn warcio_reads_what_we_write() {
     for (n, (line, locator)) in lines.iter().zip(&locators).enumerate() {
         let fields: Vec<&str> = line.split(' ').collect();
         assert_eq!(fields[0], "response");
-        assert_eq!(fields[1], format!("<urn:uuid:00000000-0000-0000-0000-{n:012}>"));
+        assert_eq!(
+            fields[1],
+            format!("<urn:uuid:00000000-0000-0000-0000-{n:012}>")
+        );
         assert_eq!(fields[3], locator.offset.to_string());
         assert_eq!(fields[4], locator.length.to_string());
         assert_eq!(fields[5], "200");

@@ -1,5 +1,7 @@
 //! `dbce inspect`: records per type and skips with reasons.
 
+mod payloads;
+
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -21,6 +23,9 @@ pub(crate) struct Args {
     /// Check WARC-Block-Digest and WARC-Payload-Digest of every record.
     #[arg(long)]
     verify_digests: bool,
+    /// Also parse HTTP responses: statuses, HTML pages, charsets, decoding fallbacks.
+    #[arg(long)]
+    payloads: bool,
     /// Skip records whose block is larger than this many bytes.
     #[arg(long, default_value_t = ReaderConfig::default().max_record_size)]
     max_record_size: u64,
@@ -39,6 +44,9 @@ struct Inspection {
     /// Digest checks by outcome, when asked for.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     digests: BTreeMap<String, u64>,
+    /// What the HTTP responses hold, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payloads: Option<payloads::PayloadCounts>,
     skips: Vec<Skip>,
 }
 
@@ -51,7 +59,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let mut any_skips = false;
     for path in &args.files {
-        let inspection = inspect(path, &config)?;
+        let inspection = inspect(path, &config, args.payloads)?;
         any_skips |= !inspection.skips.is_empty();
         if args.json {
             serde_json::to_writer(&mut stdout, &inspection)?;
@@ -67,13 +75,19 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn inspect(path: &std::path::Path, config: &ReaderConfig) -> anyhow::Result<Inspection> {
+fn inspect(
+    path: &std::path::Path,
+    config: &ReaderConfig,
+    with_payloads: bool,
+) -> anyhow::Result<Inspection> {
     let mut reader = super::open(path, config.clone())?;
     let mut inspection = Inspection {
         file: path.display().to_string(),
         compression: format!("{:?}", reader.compression()).to_lowercase(),
+        payloads: with_payloads.then(payloads::PayloadCounts::default),
         ..Inspection::default()
     };
+    let limits = dbce_http::HttpLimits::default();
     while let Some(entry) = reader
         .next_entry()
         .with_context(|| format!("reading {}", path.display()))?
@@ -81,6 +95,9 @@ fn inspect(path: &std::path::Path, config: &ReaderConfig) -> anyhow::Result<Insp
         match entry {
             Entry::Record(record) => {
                 inspection.records += 1;
+                if let Some(counts) = &mut inspection.payloads {
+                    counts.add(&record, &limits);
+                }
                 *inspection
                     .types
                     .entry(record.header.record_type.to_string())
@@ -123,6 +140,9 @@ fn print_text(out: &mut impl std::io::Write, inspection: &Inspection) -> std::io
     }
     for (outcome, count) in &inspection.digests {
         writeln!(out, "  digest {outcome}: {count}")?;
+    }
+    if let Some(counts) = &inspection.payloads {
+        counts.print(out)?;
     }
     writeln!(out, "  skips: {}", inspection.skips.len())?;
     for skip in &inspection.skips {
