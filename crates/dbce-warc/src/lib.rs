@@ -29,6 +29,7 @@
 #![deny(missing_docs)]
 
 mod arc;
+mod cdx;
 mod config;
 pub mod digest;
 mod error;
@@ -37,8 +38,10 @@ mod input;
 mod reader;
 mod record;
 mod stream;
+mod surt;
 mod writer;
 
+pub use cdx::{CDX11_HEADER, CdxError, CdxLine, INDEXED_TYPES};
 pub use config::ReaderConfig;
 pub use digest::DigestCheck;
 pub use error::{Error, Skip, SkipReason};
@@ -46,4 +49,5 @@ pub use headers::{HeaderError, Headers};
 pub use reader::{Digests, Entry, WarcReader};
 pub use record::{ArchiveFormat, Body, Record, RecordHeader, RecordLocator, RecordType};
 pub use stream::Compression;
+pub use surt::surt;
 pub use writer::{NewRecord, WarcWriter};

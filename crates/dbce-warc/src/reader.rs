@@ -203,8 +203,9 @@ impl<R: Read + Seek> WarcReader<R> {
         ))?;
         let body_start = self.stream.position();
         let body = self.read_body(length, &header, cross)?;
+        let block_end = self.stream.position();
         self.read_trailer(length, body_start, cross)?;
-        let locator = self.locate(start)?;
+        let locator = self.locate(start, block_end)?;
         if format == ArchiveFormat::Warc {
             check_mandatory(&header)?;
         } else if let Some(block) = body.bytes() {
@@ -357,10 +358,13 @@ impl<R: Read + Seek> WarcReader<R> {
         Ok(())
     }
 
-    /// The record's locator, once its trailer has been read.
-    fn locate(&mut self, start: Start) -> Result<RecordLocator, Problem> {
+    /// The record's locator, once its trailer has been read. In an uncompressed file the
+    /// record ends with its block, as warcio and cdxj-indexer count it; the newlines after it
+    /// are not part of it.
+    fn locate(&mut self, start: Start, block_end: u64) -> Result<RecordLocator, Problem> {
         let end = match self.stream.fill(false)? {
             Status::Fault(fault) => return Err(Problem::Fault(fault)),
+            _ if self.stream.compression() == Compression::None => Some(block_end),
             Status::Eof | Status::MemberEnd => Some(self.stream.file_offset()),
             Status::Data => self.stream.exact_file_offset().filter(|_| !start.framed),
         };

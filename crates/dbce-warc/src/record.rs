@@ -75,7 +75,8 @@ impl fmt::Display for RecordType {
 
 /// Where a record lies in its file: the bytes to read (and decompress) to get it back alone.
 ///
-/// For uncompressed files these are the record's own bytes, trailing newlines included. For
+/// For uncompressed files these are the record's header and block, without the newlines that
+/// follow the block (as warcio and cdxj-indexer count them). For
 /// files compressed per record (one gzip member or zstd frame each, the norm) they are the
 /// compressed member. When several records share one member (a whole-file gzip), the locator
 /// spans the members that hold the record and [`RecordLocator::shared`] is set.

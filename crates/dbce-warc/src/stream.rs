@@ -47,14 +47,17 @@ impl Compression {
         if detected != Self::None || text.starts_with(b"WARC/") || text.starts_with(b"filedesc:") {
             return detected;
         }
-        let gzip = memchr::memmem::find(head, gzip::MAGIC);
-        let zstd = memchr::memmem::find(head, zstd::FRAME_MAGIC);
-        match (gzip, zstd) {
-            (Some(g), Some(z)) if z < g => Self::Zstd,
-            (Some(_), _) => Self::Gzip,
-            (None, Some(_)) => Self::Zstd,
-            (None, None) => Self::None,
-        }
+        let gzip = memchr::memmem::find(head, gzip::MAGIC).map(|at| (at, Self::Gzip));
+        let zstd = memchr::memmem::find(head, zstd::FRAME_MAGIC).map(|at| (at, Self::Zstd));
+        let Some((at, compression)) = gzip.into_iter().chain(zstd).min_by_key(|(at, _)| *at) else {
+            return Self::None;
+        };
+        // A record line before the magic number: an uncompressed file with garbage in front
+        // (the magic number is then inside a compressed HTTP payload).
+        let before = &head[..at];
+        let record_line = memchr::memmem::find(before, b"\nWARC/").is_some()
+            || memchr::memmem::find(before, b"\nfiledesc:").is_some();
+        if record_line { Self::None } else { compression }
     }
 }
 

@@ -20,6 +20,8 @@ enum Command {
     Inspect(commands::inspect::Args),
     /// Print the record at a byte offset of a WARC/ARC file.
     Get(commands::get::Args),
+    /// Write a CDXJ (or classic CDX) index of WARC/ARC files to standard output.
+    Cdx(commands::cdx::Args),
 }
 
 fn main() -> ExitCode {
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect(args) => commands::inspect::run(&args),
         Command::Get(args) => commands::get::run(&args),
+        Command::Cdx(args) => commands::cdx::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -135,6 +135,9 @@ mod tests {
         let head = HttpHead::parse(b"\r\nHTTP/1.1 200 OK\r\n\r\n");
         assert_eq!((head.len, head.is_present()), (2, false));
         let head = HttpHead::parse(b"HTTP/1.1 404\r\nA: \xe9\r\n");
-        assert_eq!((head.status(), head.is_present(), head.len), ("404", true, 20));
+        assert_eq!(
+            (head.status(), head.is_present(), head.len),
+            ("404", true, 20)
+        );
     }
 }

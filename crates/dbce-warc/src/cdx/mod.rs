@@ -5,12 +5,14 @@
 //! and how the key, timestamp, MIME type, status and digest are found. The line's `Display` is
 //! CDXJ, [`CdxLine::to_cdx11`] gives classic CDX, and `str::parse` reads CDXJ back.
 
+mod error;
 mod format;
 mod http;
 mod timestamp;
 
 use crate::{ArchiveFormat, Record, RecordType, digest};
 
+pub use error::CdxError;
 pub use format::CDX11_HEADER;
 use http::HttpHead;
 
@@ -41,68 +43,14 @@ pub struct CdxLine {
     /// `WARC-Payload-Digest`, or the `sha1:` base32 digest of the payload when the record has
     /// none (revisits excepted).
     pub digest: Option<String>,
-    /// Length in bytes of the record in the file (compressed, for compressed files).
+    /// Length in bytes of the record in the file (compressed, for compressed files). In
+    /// uncompressed files cdxj-indexer leaves out the newlines after the block, which
+    /// [`crate::RecordLocator::length`] and so [`CdxLine::from_record`] include.
     pub length: u64,
     /// Byte offset of the record in the file.
     pub offset: u64,
     /// The archive's file name.
     pub filename: String,
-}
-
-/// Why a record gave no index line, or a CDXJ line could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CdxError {
-    /// The record's `WARC-Date` is missing or not an ISO 8601 date.
-    #[error("record at offset {offset}{}: WARC-Date {} is not a valid date",
-        id_note(.record_id), .date.as_deref().unwrap_or("(missing)"))]
-    InvalidDate {
-        /// Byte offset of the record in its file.
-        offset: u64,
-        /// The record's `WARC-Record-ID`, if it has one.
-        record_id: Option<String>,
-        /// The `WARC-Date` value, if there is one.
-        date: Option<String>,
-    },
-    /// The record's block is needed (for its HTTP header or payload digest) but was not kept.
-    #[error("record at offset {offset}{}: block needed but not kept", id_note(.record_id))]
-    BodyNotKept {
-        /// Byte offset of the record in its file.
-        offset: u64,
-        /// The record's `WARC-Record-ID`, if it has one.
-        record_id: Option<String>,
-    },
-    /// A CDXJ line does not have a key, a timestamp and a JSON object separated by spaces.
-    #[error("CDXJ line has no {part}")]
-    MissingPart {
-        /// `key`, `timestamp` or `JSON object`.
-        part: &'static str,
-    },
-    /// A CDXJ timestamp is not 1 to 14 digits.
-    #[error("CDXJ timestamp {timestamp:?} is not 1 to 14 digits")]
-    InvalidTimestamp {
-        /// The timestamp as written.
-        timestamp: String,
-    },
-    /// A CDXJ line's JSON is not an object whose values are strings.
-    #[error("CDXJ JSON object is invalid at column {column}")]
-    InvalidJson {
-        /// One-based column within the JSON object where reading failed.
-        column: usize,
-    },
-    /// A CDXJ line's `length`, `offset` or `filename` is missing or not valid.
-    #[error("CDXJ field {field} is missing or invalid")]
-    InvalidField {
-        /// The field's name.
-        field: &'static str,
-    },
-}
-
-fn id_note(record_id: &Option<String>) -> String {
-    record_id
-        .as_deref()
-        .map(|id| format!(" ({id})"))
-        .unwrap_or_default()
 }
 
 impl CdxLine {
@@ -121,14 +69,17 @@ impl CdxLine {
             return Ok(None);
         }
         let date = record.header.date();
-        let timestamp = date.and_then(timestamp::from_iso_date).ok_or_else(|| {
-            CdxError::InvalidDate {
-                offset: record.locator.offset,
-                record_id: record_id(record),
-                date: date.map(str::to_owned),
-            }
-        })?;
-        let url = record.header.target_uri().map(|url| url.replace(' ', "%20"));
+        let timestamp =
+            date.and_then(timestamp::from_iso_date)
+                .ok_or_else(|| CdxError::InvalidDate {
+                    offset: record.locator.offset,
+                    record_id: record_id(record),
+                    date: date.map(str::to_owned),
+                })?;
+        let url = record
+            .header
+            .target_uri()
+            .map(|url| url.replace(' ', "%20"));
         let head = http_head(record, kind, url.as_deref())?;
         // An empty head still moves the payload's start, but counts as no head at all.
         let present = head.as_ref().filter(|head| head.is_present());
@@ -197,7 +148,9 @@ fn payload_digest(
         return Ok(None);
     }
     let block = block(record)?;
-    let payload = block.get(head.map_or(0, |head| head.len)..).unwrap_or_default();
+    let payload = block
+        .get(head.map_or(0, |head| head.len)..)
+        .unwrap_or_default();
     Ok(Some(digest::sha1_label(payload)))
 }
 
@@ -210,4 +163,139 @@ fn block(record: &Record) -> Result<&[u8], CdxError> {
 
 fn record_id(record: &Record) -> Option<String> {
     record.header.record_id().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Body, Headers, RecordHeader, RecordLocator};
+
+    fn record(kind: &str, fields: &[(&str, &str)], block: &[u8]) -> Record {
+        let mut headers = Headers::new();
+        headers.push("WARC-Type", kind);
+        headers.push("WARC-Record-ID", "<urn:uuid:1>");
+        headers.push("WARC-Date", "2024-01-02T03:04:05Z");
+        for (name, value) in fields {
+            headers.push(*name, *value);
+        }
+        Record {
+            header: RecordHeader {
+                version: "WARC/1.1".to_owned(),
+                record_type: kind.parse().unwrap(),
+                fields: headers,
+            },
+            body: Body::Buffered(block.to_vec()),
+            locator: RecordLocator {
+                offset: 10,
+                length: 99,
+                shared: false,
+            },
+            stream_offset: 10,
+            format: ArchiveFormat::Warc,
+            digests: None,
+        }
+    }
+
+    const RESPONSE: &[u8] =
+        b"HTTP/1.1 404 Not Found\r\nContent-Type: Text/HTML; charset=utf-8\r\n\r\nbody";
+
+    fn line(record: &Record) -> CdxLine {
+        CdxLine::from_record(record, "f.warc").unwrap().unwrap()
+    }
+
+    #[test]
+    fn responses_give_http_mime_status_and_payload_digest() {
+        let uri = [("WARC-Target-URI", "<http://www.example.com/a b>")];
+        let line = line(&record("response", &uri, RESPONSE));
+        assert_eq!(line.key, "com,example)/a%20b");
+        assert_eq!(line.timestamp, "20240102030405");
+        assert_eq!(line.url.as_deref(), Some("http://www.example.com/a%20b"));
+        assert_eq!(line.mime.as_deref(), Some("Text/HTML"));
+        assert_eq!(line.status.as_deref(), Some("404"));
+        assert_eq!(line.digest, Some(digest::sha1_label(b"body")));
+        assert_eq!(
+            (line.offset, line.length, line.filename.as_str()),
+            (10, 99, "f.warc")
+        );
+    }
+
+    #[test]
+    fn revisits_are_warc_revisit_and_keep_only_a_stated_digest() {
+        let uri = ("WARC-Target-URI", "http://example.com/");
+        let with_head = line(&record("revisit", &[uri], RESPONSE));
+        assert_eq!(with_head.mime.as_deref(), Some("warc/revisit"));
+        assert_eq!(
+            (with_head.status.as_deref(), with_head.digest),
+            (Some("404"), None)
+        );
+        let stated = ("WARC-Payload-Digest", "sha1:ABC");
+        let empty = line(&record("revisit", &[uri, stated], b""));
+        assert_eq!(
+            (empty.status, empty.digest.as_deref()),
+            (None, Some("sha1:ABC"))
+        );
+    }
+
+    #[test]
+    fn resources_use_the_record_content_type_and_hash_the_whole_block() {
+        let fields = [
+            ("WARC-Target-URI", "urn:x"),
+            ("Content-Type", "text/plain;x"),
+        ];
+        let line = line(&record("resource", &fields, RESPONSE));
+        assert_eq!(
+            (line.key.as_str(), line.mime.as_deref()),
+            ("urn:x", Some("text/plain"))
+        );
+        assert_eq!(
+            (line.status, line.digest),
+            (None, Some(digest::sha1_label(RESPONSE)))
+        );
+    }
+
+    #[test]
+    fn only_default_record_types_are_indexed() {
+        let fields = [("Content-Type", "application/warc-fields")];
+        for (kind, fields) in [
+            ("metadata", &fields[..]),
+            ("request", &[]),
+            ("warcinfo", &[]),
+        ] {
+            assert_eq!(
+                CdxLine::from_record(&record(kind, fields, b"x"), "f"),
+                Ok(None)
+            );
+        }
+        let line = line(&record("metadata", &[], b"x"));
+        assert_eq!((line.key.as_str(), line.url), ("-", None));
+    }
+
+    #[test]
+    fn arc_records_are_responses_without_http_for_other_schemes() {
+        let mut dns = record(
+            "resource",
+            &[("WARC-Target-URI", "dns:example.com")],
+            b"1.2.3.4",
+        );
+        dns.format = ArchiveFormat::Arc;
+        dns.header.fields.push("Content-Type", "text/dns");
+        let line = line(&dns);
+        assert_eq!((line.mime, line.status), (None, None));
+        assert_eq!(line.digest, Some(digest::sha1_label(b"1.2.3.4")));
+    }
+
+    #[test]
+    fn bad_dates_and_missing_blocks_are_errors() {
+        let mut bad = record("resource", &[], b"x");
+        bad.header.fields.set("WARC-Date", "yesterday");
+        let error = CdxLine::from_record(&bad, "f").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "record at offset 10 (<urn:uuid:1>): WARC-Date yesterday is not a valid date"
+        );
+        let mut skipped = record("resource", &[], b"");
+        skipped.body = Body::Skipped { length: 5 };
+        let error = CdxLine::from_record(&skipped, "f").unwrap_err();
+        assert!(matches!(error, CdxError::BodyNotKept { offset: 10, .. }));
+    }
 }

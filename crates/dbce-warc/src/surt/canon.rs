@@ -24,10 +24,10 @@ pub(super) fn google(url: &mut Url) {
 
 fn google_host(host: &[u8]) -> Vec<u8> {
     let mut host = unescape_repeatedly(host);
-    if !host.is_ascii() {
-        if let Some(ascii) = idna::to_ascii(&host) {
-            host = ascii;
-        }
+    if !host.is_ascii()
+        && let Some(ascii) = idna::to_ascii(&host)
+    {
+        host = ascii;
     }
     let host = replace_double_dots(&host);
     let host = trim_dots(&host);
@@ -108,7 +108,9 @@ fn unquote(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn hex_value(digit: u8) -> Option<u8> {
-    char::from(digit).to_digit(16).and_then(|d| u8::try_from(d).ok())
+    char::from(digit)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
 }
 
 /// Resolves `.` and `..` segments and drops empty ones but the last (`normalizePath`); a `..`
@@ -151,7 +153,10 @@ fn replace_double_dots(host: &[u8]) -> Vec<u8> {
 
 fn trim_dots(host: &[u8]) -> &[u8] {
     let start = host.iter().position(|&b| b != b'.').unwrap_or(host.len());
-    let end = host.iter().rposition(|&b| b != b'.').map_or(start, |i| i + 1);
+    let end = host
+        .iter()
+        .rposition(|&b| b != b'.')
+        .map_or(start, |i| i + 1);
     &host[start..end]
 }
 

@@ -1,13 +1,14 @@
 //! Non-ASCII host names to ASCII, as Python's `idna` codec (IDNA 2003: RFC 3490 ToASCII with
 //! RFC 3491 nameprep) encodes them for `surt`.
 //!
-//! Nameprep is approximated with the standard library's lowercase mapping (plus `ß` → `ss` and
-//! `ς` → `σ` of case folding) and NFKC; prohibited characters are checked with RFC 3454's
-//! tables, and the bidi rule with script ranges instead of Unicode 3.2's bidi classes. Labels
-//! that differ are rare: characters lowercase maps but full case folding maps otherwise
-//! (Greek with iota subscript), characters new since Unicode 3.2, and mixed-direction labels.
+//! Nameprep is approximated with the standard library's lowercase mapping (plus the few
+//! mappings where full case folding differs) and NFKC; prohibited characters are checked with
+//! RFC 3454's tables, and the bidi rule with table D.1 and letters standing in for table D.2.
+//! Labels that may still differ are rare: those with characters new since Unicode 3.2, and
+//! right-to-left labels with left-to-right characters that are not letters.
 
 use unicode_normalization::UnicodeNormalization as _;
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
 /// ASCII form of a host with non-ASCII bytes (invalid UTF-8 sequences are dropped first), or
 /// `None` where Python raises, in which case the host is kept as it is.
@@ -19,7 +20,9 @@ pub(super) fn to_ascii(host: &[u8]) -> Option<Vec<u8>> {
         let bad = init.iter().any(|l| !(1..64).contains(&l.len())) || last.len() >= 64;
         return (!bad).then(|| text.into_bytes());
     }
-    let mut labels: Vec<&str> = text.split(['.', '\u{3002}', '\u{ff0e}', '\u{ff61}']).collect();
+    let mut labels: Vec<&str> = text
+        .split(['.', '\u{3002}', '\u{ff0e}', '\u{ff61}'])
+        .collect();
     let trailing_dot = labels.last() == Some(&"");
     if trailing_dot {
         labels.pop();
@@ -65,12 +68,24 @@ fn nameprep(label: &str) -> Option<String> {
     Some(prepared)
 }
 
+/// Lowercase mapping with the full case folding exceptions B.2 follows: `ß` → `ss`, `ς` → `σ`
+/// and the iota subscript (alone or in a precomposed Greek letter) → `ι`.
 fn fold(chars: impl Iterator<Item = char>) -> String {
     let mut out = String::new();
     for c in chars {
         match c {
             'ß' => out.push_str("ss"),
             'ς' => out.push('σ'),
+            '\u{345}' => out.push('ι'),
+            '\u{1f80}'..='\u{1ffc}' => {
+                decompose_canonical(c, |part| {
+                    if part == '\u{345}' {
+                        out.push('ι');
+                    } else {
+                        out.extend(part.to_lowercase());
+                    }
+                });
+            }
             _ => out.extend(c.to_lowercase()),
         }
     }
@@ -113,18 +128,57 @@ fn passes_bidi_rule(label: &str) -> bool {
     }
     let first_and_last = label.chars().next().is_some_and(is_right_to_left)
         && label.chars().next_back().is_some_and(is_right_to_left);
-    first_and_last
-        && !label
-            .chars()
-            .any(|c| c.is_alphabetic() && !is_right_to_left(c))
+    first_and_last && !label.chars().any(is_left_to_right)
 }
 
-/// Letters of the Hebrew, Arabic, Syriac, Thaana and N'Ko blocks and their presentation forms.
+/// RFC 3454 table D.1: characters of bidi class R or AL in Unicode 3.2 (generated with
+/// Python's `stringprep.in_table_d1`).
+const RIGHT_TO_LEFT: &[(char, char)] = &[
+    ('\u{5be}', '\u{5be}'),
+    ('\u{5c0}', '\u{5c0}'),
+    ('\u{5c3}', '\u{5c3}'),
+    ('\u{5d0}', '\u{5ea}'),
+    ('\u{5f0}', '\u{5f4}'),
+    ('\u{61b}', '\u{61b}'),
+    ('\u{61f}', '\u{61f}'),
+    ('\u{621}', '\u{63a}'),
+    ('\u{640}', '\u{64a}'),
+    ('\u{66d}', '\u{66f}'),
+    ('\u{671}', '\u{6d5}'),
+    ('\u{6dd}', '\u{6dd}'),
+    ('\u{6e5}', '\u{6e6}'),
+    ('\u{6fa}', '\u{6fe}'),
+    ('\u{700}', '\u{70d}'),
+    ('\u{710}', '\u{710}'),
+    ('\u{712}', '\u{72c}'),
+    ('\u{780}', '\u{7a5}'),
+    ('\u{7b1}', '\u{7b1}'),
+    ('\u{200f}', '\u{200f}'),
+    ('\u{fb1d}', '\u{fb1d}'),
+    ('\u{fb1f}', '\u{fb28}'),
+    ('\u{fb2a}', '\u{fb36}'),
+    ('\u{fb38}', '\u{fb3c}'),
+    ('\u{fb3e}', '\u{fb3e}'),
+    ('\u{fb40}', '\u{fb41}'),
+    ('\u{fb43}', '\u{fb44}'),
+    ('\u{fb46}', '\u{fbb1}'),
+    ('\u{fbd3}', '\u{fd3d}'),
+    ('\u{fd50}', '\u{fd8f}'),
+    ('\u{fd92}', '\u{fdc7}'),
+    ('\u{fdf0}', '\u{fdfc}'),
+    ('\u{fe70}', '\u{fe74}'),
+    ('\u{fe76}', '\u{fefc}'),
+];
+
 fn is_right_to_left(c: char) -> bool {
-    let block = matches!(c,
-        '\u{5d0}'..='\u{5ff}' | '\u{600}'..='\u{7ff}' | '\u{fb1d}'..='\u{fdff}'
-        | '\u{fe70}'..='\u{feff}');
-    block && c.is_alphabetic()
+    RIGHT_TO_LEFT
+        .iter()
+        .any(|&(first, last)| (first..=last).contains(&c))
+}
+
+/// Letters of other scripts, standing in for table D.2 (bidi class L).
+fn is_left_to_right(c: char) -> bool {
+    c.is_alphabetic() && !is_combining_mark(c) && !is_right_to_left(c)
 }
 
 /// RFC 3492 Punycode of a label (lowercase digits, basic code points first).
@@ -204,7 +258,10 @@ mod tests {
         assert_eq!(ascii("BÜCHER.de").as_deref(), Some("xn--bcher-kva.de"));
         assert_eq!(ascii("straße.de").as_deref(), Some("strasse.de"));
         assert_eq!(ascii("ｅｘａｍｐｌｅ.com").as_deref(), Some("example.com"));
-        assert_eq!(ascii("例え。テスト").as_deref(), Some("xn--r8jz45g.xn--zckzah"));
+        assert_eq!(
+            ascii("例え。テスト").as_deref(),
+            Some("xn--r8jz45g.xn--zckzah")
+        );
     }
 
     #[test]

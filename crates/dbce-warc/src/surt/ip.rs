@@ -20,7 +20,9 @@ pub(super) fn attempt_ip_formats(host: &[u8]) -> Option<Vec<u8>> {
         && groups
             .iter()
             .all(|g| !g.is_empty() && g.iter().all(u8::is_ascii_digit));
-    let octal = groups.iter().all(|g| g.iter().all(|b| (b'0'..=b'7').contains(b)));
+    let octal = groups
+        .iter()
+        .all(|g| g.iter().all(|b| (b'0'..=b'7').contains(b)));
     let first = groups.first().and_then(|g| g.first());
     let resolved = looks_numeric && (first != Some(&b'0') || octal);
     if !resolved {
@@ -57,7 +59,9 @@ fn parse_group(group: &[u8]) -> Option<u64> {
     };
     digits.iter().try_fold(0u64, |value, &digit| {
         let digit = char::from(digit).to_digit(radix)?;
-        value.checked_mul(u64::from(radix))?.checked_add(u64::from(digit))
+        value
+            .checked_mul(u64::from(radix))?
+            .checked_add(u64::from(digit))
     })
 }
 
@@ -86,7 +90,16 @@ mod tests {
 
     #[test]
     fn other_hosts_are_left_alone() {
-        for host in ["", "1.2.3.256", "1.2.65536", "1.2.3.4.5", "08.1.1.1", "1.09.1.1", "a.b", "1..2"] {
+        for host in [
+            "",
+            "1.2.3.256",
+            "1.2.65536",
+            "1.2.3.4.5",
+            "08.1.1.1",
+            "1.09.1.1",
+            "a.b",
+            "1..2",
+        ] {
             assert_eq!(ip(host), None, "{host}");
         }
     }

@@ -124,7 +124,10 @@ impl Url {
 fn python_strip(bytes: &[u8]) -> &[u8] {
     let blank = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r');
     let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
-    let end = bytes.iter().rposition(|b| !blank(b)).map_or(start, |i| i + 1);
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |i| i + 1);
     &bytes[start..end]
 }
 
@@ -257,7 +260,10 @@ mod tests {
     fn surt_keys_put_the_host_first() {
         assert_eq!(surt(""), "-");
         assert_eq!(surt("filedesc://x.arc"), "filedesc://x.arc");
-        assert_eq!(surt("http://a.b.example.org:8080/x?b&a"), "org,example,b,a:8080)/x?a&b");
+        assert_eq!(
+            surt("http://a.b.example.org:8080/x?b&a"),
+            "org,example,b,a:8080)/x?a&b"
+        );
         assert_eq!(surt("http://e.com:nan/"), "http://e.com:nan/");
     }
 }

@@ -154,7 +154,10 @@ mod tests {
     #[test]
     fn the_rightmost_session_id_is_dropped() {
         let query = format!("sid={ID}&sid={ID}");
-        assert_eq!(strip_from_query(query.as_bytes()), format!("sid={ID}&").as_bytes());
+        assert_eq!(
+            strip_from_query(query.as_bytes()),
+            format!("sid={ID}&").as_bytes()
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod cdx;
 pub(crate) mod get;
 pub(crate) mod inspect;
 
