@@ -2,6 +2,8 @@
 //! script's arguments and compare. The archive is compared decompressed, because deflate
 //! output may differ between compressor builds and CPUs while the records may not.
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::Path;
 use std::process::Command;
 

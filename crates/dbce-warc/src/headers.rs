@@ -144,7 +144,12 @@ impl fmt::Display for Headers {
 }
 
 fn is_token_byte(b: u8) -> bool {
-    b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?={}".contains(&b)
+    b.is_ascii_graphic()
+        && !matches!(
+            b,
+            b'(' | b')' | b'<' | b'>' | b'@' | b',' | b';' | b':' | b'\\' | b'"' | b'/' | b'['
+                | b']' | b'?' | b'=' | b'{' | b'}'
+        )
 }
 
 fn trim_ascii(bytes: &[u8]) -> &[u8] {
