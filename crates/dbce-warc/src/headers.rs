@@ -143,12 +143,26 @@ impl fmt::Display for Headers {
     }
 }
 
-/// Separators that may not appear in a field name (RFC 9110 `tchar`).
-const SEPARATORS: &[u8; 17] = b"()<>@,;:\\\"/[]?={}";
+/// Which bytes may appear in a field name (RFC 9110 `tchar`), as a table: a lookup per byte
+/// instead of a search of the separator list.
+const TOKEN_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x21;
+    while b < 0x7f {
+        table[b] = true;
+        b += 1;
+    }
+    let separators = b"()<>@,;:\\\"/[]?={}";
+    let mut i = 0;
+    while i < separators.len() {
+        table[separators[i] as usize] = false;
+        i += 1;
+    }
+    table
+};
 
 fn is_token_byte(b: u8) -> bool {
-    // `iter().any` rather than `contains`, which calls memchr for each byte.
-    b.is_ascii_graphic() && !SEPARATORS.iter().any(|&s| s == b)
+    TOKEN_BYTES[usize::from(b)]
 }
 
 fn trim_ascii(bytes: &[u8]) -> &[u8] {
