@@ -1,0 +1,422 @@
+//! Intermediate files: a typed, versioned, checksummed sequence of items, written atomically.
+//!
+//! Layout (all integers little-endian), documented in `docs/formats.md`:
+//!
+//! ```text
+//! "DBCE" kind[4] version:u32          header
+//! ( length:u32 postcard(item) )*      items, length < 0xFFFF_FFFF
+//! 0xFFFF_FFFF count:u64 crc32:u32     trailer; the CRC-32 covers every byte before it
+//! ```
+//!
+//! A file is written under a temporary name and renamed into place when complete, so a file
+//! that exists under its final name is whole; the trailer still lets a reader tell a damaged
+//! or truncated copy from a good one.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+const MAGIC: &[u8; 4] = b"DBCE";
+const END: u32 = u32::MAX;
+
+/// What an intermediate file holds, with the version of its item layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArtifactKind {
+    /// Four ASCII bytes naming the content, e.g. `PAGE`.
+    pub tag: [u8; 4],
+    /// The layout version of the items; bumped whenever the item type changes.
+    pub version: u32,
+}
+
+/// An intermediate file could not be written or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArtifactError {
+    /// Reading or writing the file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+    /// The file is not a dbce intermediate file of the expected kind and version.
+    #[error("{path}: expected a {expected} file, found {found}")]
+    WrongKind {
+        /// The file.
+        path: PathBuf,
+        /// The kind expected, as `TAG/version`.
+        expected: String,
+        /// What the header says, as `TAG/version`, or `no dbce header`.
+        found: String,
+    },
+    /// The file ends before its trailer: it was cut short.
+    #[error("{path}: truncated after {items} items")]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Items read before the end.
+        items: u64,
+    },
+    /// The checksum or item count in the trailer does not match the content.
+    #[error("{path}: checksum mismatch, the file is damaged")]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// An item could not be encoded or decoded.
+    #[error("{path}: item {item} cannot be {action}")]
+    Item {
+        /// The file.
+        path: PathBuf,
+        /// The item's index.
+        item: u64,
+        /// `encoded` or `decoded`.
+        action: &'static str,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ArtifactError + '_ {
+    move |source| ArtifactError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+impl ArtifactKind {
+    fn label(&self) -> String {
+        format!("{}/{}", String::from_utf8_lossy(&self.tag), self.version)
+    }
+
+    fn header(&self) -> [u8; 12] {
+        let mut header = [0; 12];
+        header[..4].copy_from_slice(MAGIC);
+        header[4..8].copy_from_slice(&self.tag);
+        header[8..].copy_from_slice(&self.version.to_le_bytes());
+        header
+    }
+}
+
+/// Writes items of type `T` to a temporary file that becomes `path` on [`ArtifactWriter::finish`].
+pub struct ArtifactWriter<T> {
+    path: PathBuf,
+    temporary: PathBuf,
+    out: BufWriter<File>,
+    crc: crc32fast::Hasher,
+    count: u64,
+    buffer: Vec<u8>,
+    item: PhantomData<fn(&T)>,
+}
+
+impl<T: Serialize> ArtifactWriter<T> {
+    /// Starts writing `path` (its parent directories are created).
+    ///
+    /// # Errors
+    /// Fails when the temporary file cannot be created.
+    pub fn create(path: &Path, kind: ArtifactKind) -> Result<Self, ArtifactError> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        let file = File::create(&temporary).map_err(io_error(&temporary))?;
+        let mut writer = Self {
+            path: path.to_owned(),
+            temporary,
+            out: BufWriter::with_capacity(1 << 20, file),
+            crc: crc32fast::Hasher::new(),
+            count: 0,
+            buffer: Vec::new(),
+            item: PhantomData,
+        };
+        writer.write_bytes(&kind.header())?;
+        Ok(writer)
+    }
+
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), ArtifactError> {
+        self.crc.update(bytes);
+        self.out.write_all(bytes).map_err(io_error(&self.temporary))
+    }
+
+    /// Appends one item.
+    ///
+    /// # Errors
+    /// Fails when the item cannot be encoded or written.
+    pub fn push(&mut self, item: &T) -> Result<(), ArtifactError> {
+        let encoded = postcard::to_extend(item, std::mem::take(&mut self.buffer));
+        let encoded = encoded
+            .ok()
+            .filter(|e| e.len() < END as usize)
+            .ok_or_else(|| ArtifactError::Item {
+                path: self.path.clone(),
+                item: self.count,
+                action: "encoded",
+            })?;
+        // Checked just above: the length is below u32::MAX.
+        let length = u32::try_from(encoded.len()).unwrap_or(END);
+        self.write_bytes(&length.to_le_bytes())?;
+        self.write_bytes(&encoded)?;
+        self.buffer = encoded;
+        self.buffer.clear();
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Writes the trailer, flushes to disk and renames the file into place; returns the number
+    /// of items written.
+    ///
+    /// # Errors
+    /// Fails when writing, syncing or renaming fails.
+    pub fn finish(mut self) -> Result<u64, ArtifactError> {
+        let count = self.count;
+        self.write_bytes(&END.to_le_bytes())?;
+        self.write_bytes(&count.to_le_bytes())?;
+        let crc = self.crc.clone().finalize();
+        let temporary = self.temporary.clone();
+        self.out
+            .write_all(&crc.to_le_bytes())
+            .map_err(io_error(&temporary))?;
+        let file = self
+            .out
+            .into_inner()
+            .map_err(|e| io_error(&temporary)(e.into_error()))?;
+        file.sync_all().map_err(io_error(&temporary))?;
+        std::fs::rename(&temporary, &self.path).map_err(io_error(&self.path))?;
+        Ok(count)
+    }
+}
+
+/// Writes all `items` to `path` atomically.
+///
+/// # Errors
+/// As [`ArtifactWriter::create`], [`ArtifactWriter::push`] and [`ArtifactWriter::finish`].
+pub fn write_all<'a, T: Serialize + 'a>(
+    path: &Path,
+    kind: ArtifactKind,
+    items: impl IntoIterator<Item = &'a T>,
+) -> Result<u64, ArtifactError> {
+    let mut writer = ArtifactWriter::create(path, kind)?;
+    for item in items {
+        writer.push(item)?;
+    }
+    writer.finish()
+}
+
+/// Reads the items of an intermediate file in order, checking its kind, version and checksum.
+///
+/// The checksum is verified when the last item has been read; a damaged file therefore ends
+/// the iteration with an error, which callers treat as the failure of the whole stage step.
+pub struct ArtifactReader<T> {
+    path: PathBuf,
+    input: BufReader<File>,
+    crc: crc32fast::Hasher,
+    count: u64,
+    done: bool,
+    buffer: Vec<u8>,
+    item: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> ArtifactReader<T> {
+    /// Opens `path`, expecting a file of `kind`.
+    ///
+    /// # Errors
+    /// Fails when the file cannot be opened or is not of `kind`.
+    pub fn open(path: &Path, kind: ArtifactKind) -> Result<Self, ArtifactError> {
+        let file = File::open(path).map_err(io_error(path))?;
+        let mut reader = Self {
+            path: path.to_owned(),
+            input: BufReader::with_capacity(1 << 20, file),
+            crc: crc32fast::Hasher::new(),
+            count: 0,
+            done: false,
+            buffer: Vec::new(),
+            item: PhantomData,
+        };
+        let mut header = [0; 12];
+        let complete = reader.read_exact_into(&mut header)?;
+        if !complete || header != kind.header() {
+            let found = if complete && header.starts_with(MAGIC) {
+                let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
+                let tag = [header[4], header[5], header[6], header[7]];
+                ArtifactKind { tag, version }.label()
+            } else {
+                "no dbce header".to_owned()
+            };
+            return Err(ArtifactError::WrongKind {
+                path: path.to_owned(),
+                expected: kind.label(),
+                found,
+            });
+        }
+        Ok(reader)
+    }
+
+    /// Reads exactly `buf.len()` bytes; `false` if the file ended first.
+    fn read_exact_into(&mut self, buf: &mut [u8]) -> Result<bool, ArtifactError> {
+        match self.input.read_exact(buf) {
+            Ok(()) => {
+                self.crc.update(buf);
+                Ok(true)
+            }
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+            Err(e) => Err(io_error(&self.path)(e)),
+        }
+    }
+
+    fn truncated(&self) -> ArtifactError {
+        ArtifactError::Truncated {
+            path: self.path.clone(),
+            items: self.count,
+        }
+    }
+
+    fn next_item(&mut self) -> Result<Option<T>, ArtifactError> {
+        let mut length = [0; 4];
+        if !self.read_exact_into(&mut length)? {
+            return Err(self.truncated());
+        }
+        let length = u32::from_le_bytes(length);
+        if length == END {
+            return self.check_trailer().map(|()| None);
+        }
+        self.buffer.resize(length as usize, 0);
+        let mut buffer = std::mem::take(&mut self.buffer);
+        let complete = self.read_exact_into(&mut buffer)?;
+        self.buffer = buffer;
+        if !complete {
+            return Err(self.truncated());
+        }
+        let item = postcard::from_bytes(&self.buffer).map_err(|_| ArtifactError::Item {
+            path: self.path.clone(),
+            item: self.count,
+            action: "decoded",
+        })?;
+        self.count += 1;
+        Ok(Some(item))
+    }
+
+    fn check_trailer(&mut self) -> Result<(), ArtifactError> {
+        let mut count = [0; 8];
+        if !self.read_exact_into(&mut count)? {
+            return Err(self.truncated());
+        }
+        let expected = self.crc.clone().finalize();
+        let mut crc = [0; 4];
+        self.input
+            .read_exact(&mut crc)
+            .map_err(|_| self.truncated())?;
+        let mut rest = [0; 1];
+        let trailing = self.input.read(&mut rest).map_err(io_error(&self.path))?;
+        if u64::from_le_bytes(count) != self.count
+            || u32::from_le_bytes(crc) != expected
+            || trailing > 0
+        {
+            return Err(ArtifactError::Checksum {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl<T: DeserializeOwned> Iterator for ArtifactReader<T> {
+    type Item = Result<T, ArtifactError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let next = self.next_item();
+        self.done = !matches!(next, Ok(Some(_)));
+        next.transpose()
+    }
+}
+
+/// Reads every item of `path`.
+///
+/// # Errors
+/// As [`ArtifactReader::open`] and its iteration.
+pub fn read_all<T: DeserializeOwned>(
+    path: &Path,
+    kind: ArtifactKind,
+) -> Result<Vec<T>, ArtifactError> {
+    ArtifactReader::open(path, kind)?.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KIND: ArtifactKind = ArtifactKind {
+        tag: *b"TEST",
+        version: 3,
+    };
+
+    proptest! {
+        #[test]
+        fn items_round_trip(items in proptest::collection::vec((any::<u64>(), ".{0,40}"), 0..50)) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("x.bin");
+            prop_assert_eq!(write_all(&path, KIND, &items).unwrap(), items.len() as u64);
+            prop_assert_eq!(read_all::<(u64, String)>(&path, KIND).unwrap(), items);
+        }
+    }
+
+    fn written(items: &[u32]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.bin");
+        write_all(&path, KIND, items).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn no_temporary_file_is_left_behind() {
+        let (dir, _) = written(&[1, 2]);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["x.bin"]);
+    }
+
+    #[test]
+    fn truncation_and_damage_are_detected() {
+        let (_dir, path) = written(&[1, 2, 3, 400_000]);
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+        assert!(matches!(
+            read_all::<u32>(&path, KIND),
+            Err(ArtifactError::Truncated { .. })
+        ));
+        let mut damaged = bytes.clone();
+        damaged[16] ^= 1;
+        std::fs::write(&path, &damaged).unwrap();
+        assert!(matches!(
+            read_all::<u32>(&path, KIND),
+            Err(ArtifactError::Checksum { .. })
+        ));
+    }
+
+    #[test]
+    fn wrong_kind_or_version_is_refused() {
+        let (_dir, path) = written(&[1]);
+        let other = ArtifactKind {
+            tag: *b"TEST",
+            version: 4,
+        };
+        let error = read_all::<u32>(&path, other).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("{}: expected a TEST/4 file, found TEST/3", path.display())
+        );
+    }
+}
