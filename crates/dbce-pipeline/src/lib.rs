@@ -1,6 +1,72 @@
 //! The stages of dbce as map/merge steps over shards: intermediate files, plans, reports.
 //!
-//! [`artifact`] holds the format every stage writes its intermediate files in.
+//! Stage 1 is [`read::run_read`] (map over archive files: [`PageRef`]s and LSH band rows
+//! partitioned by [`BucketKey`]) and [`group::run_group`] (merge per partition:
+//! [`group::LshBucket`]s). Every step takes its [`Shard`] or partition, writes its outputs
+//! atomically through [`artifact`], records a [`StageReport`] whose counts balance, leaves a
+//! done marker in the [`WorkDir`], and skips work already done. [`run_stage1`] runs all shards
+//! locally on a rayon pool; a cluster engine runs the same steps one shard per task.
+//!
+//! ```no_run
+//! use dbce_pipeline::{Config, WorkDir, run_stage1};
+//!
+//! let work = WorkDir::new("/tmp/dbce-work");
+//! let inputs = vec!["testdata/sample/sample.warc.gz".into()];
+//! let (read, group) = run_stage1(&work, &Config::default(), &inputs, 2)?;
+//! assert!(read.balances() && group.balances());
+//! # Ok::<(), dbce_pipeline::StageError>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod artifact;
+pub mod bands;
+mod config;
+mod error;
+pub mod group;
+pub mod html;
+pub mod page;
+pub mod read;
+mod report;
+mod shard;
+pub mod skips;
+pub mod work;
+
+pub use bands::BucketKey;
+pub use config::{Config, ConfigError, LshConfig, ReadConfig};
+pub use error::StageError;
+pub use page::{FileId, PageId, PageRef, SiteKey, Timestamp};
+pub use report::StageReport;
+pub use shard::Shard;
+pub use work::WorkDir;
+
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+/// Runs stage 1 locally: `read` in `world` shards, then `group` on every partition, all on the
+/// current rayon pool. Returns the summed reports of both stages.
+///
+/// # Errors
+/// Fails as the steps do.
+pub fn run_stage1(
+    work: &WorkDir,
+    config: &Config,
+    inputs: &[PathBuf],
+    world: u32,
+) -> Result<(StageReport, StageReport), StageError> {
+    let world = world.max(1);
+    let reads: Vec<StageReport> = (0..world)
+        .into_par_iter()
+        .map(|rank| read::run_read(work, config, inputs, Shard { rank, world }))
+        .collect::<Result<_, _>>()?;
+    let groups: Vec<StageReport> = (0..config.lsh.partitions)
+        .into_par_iter()
+        .map(|partition| group::run_group(work, config, partition))
+        .collect::<Result<_, _>>()?;
+    Ok((sum(read::STAGE, &reads), sum(group::STAGE, &groups)))
+}
+
+fn sum(stage: &str, reports: &[StageReport]) -> StageReport {
+    let mut total = StageReport::new(stage, 0);
+    reports.iter().for_each(|report| total.absorb(report));
+    total
+}

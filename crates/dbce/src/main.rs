@@ -22,6 +22,12 @@ enum Command {
     Get(commands::get::Args),
     /// Write a CDXJ (or classic CDX) index of WARC/ARC files to standard output.
     Cdx(commands::cdx::Args),
+    /// Run one shard of one pipeline stage (what a cluster task runs).
+    Stage(commands::stage::Args),
+    /// Print the default configuration, or the resolved configuration of a file.
+    Config(commands::config::Args),
+    /// Print the template tokens and MinHash signature of an HTML file, for comparison with datasketch.
+    Template(commands::template::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +36,9 @@ fn main() -> ExitCode {
         Command::Inspect(args) => commands::inspect::run(&args),
         Command::Get(args) => commands::get::run(&args),
         Command::Cdx(args) => commands::cdx::run(&args),
+        Command::Stage(args) => commands::stage::run(&args),
+        Command::Config(args) => commands::config::run(&args),
+        Command::Template(args) => commands::template::run(&args),
     };
     match result {
         Ok(code) => code,

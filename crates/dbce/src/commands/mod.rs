@@ -1,8 +1,11 @@
 //! One module per subcommand.
 
 pub(crate) mod cdx;
+pub(crate) mod config;
 pub(crate) mod get;
 pub(crate) mod inspect;
+pub(crate) mod stage;
+pub(crate) mod template;
 
 use std::fs::File;
 use std::io::BufReader;

@@ -3,8 +3,11 @@
 #![allow(clippy::unwrap_used)]
 
 mod cdx;
+mod config;
 mod get;
 mod inspect;
+mod template;
+mod stage;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,0 +1,258 @@
+//! Visible text: text runs for the later stages and a plain-text rendering.
+//!
+//! Visible means outside `<head>` and `<title>`, after sanitising; no CSS is evaluated, so text
+//! hidden by a style is still visible here.
+
+use std::fmt;
+
+use crate::document::{Document, NodeRef};
+use crate::node::{NodeId, NodeKind};
+
+/// Position of a [`TextRun`] among the runs of its document, counted from 0 in document order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TextRunId(u32);
+
+impl TextRunId {
+    /// The id with this position.
+    pub const fn new(index: u32) -> Self {
+        Self(index)
+    }
+
+    /// The position in document order.
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl fmt::Display for TextRunId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "run {}", self.0)
+    }
+}
+
+/// A visible text node that is not only whitespace. Adjacent text is merged while parsing, so a
+/// run is all the character data between two element boundaries.
+#[derive(Debug, Clone, Copy)]
+pub struct TextRun<'a> {
+    /// Position among the document's runs.
+    pub id: TextRunId,
+    /// The text node; its ancestors are `doc.get(node)?.ancestors()`.
+    pub node: NodeId,
+    /// The text as in the page, whitespace included.
+    pub text: &'a str,
+}
+
+/// Iterator over the text runs of a document, from [`Document::text_runs`].
+#[derive(Debug, Clone)]
+pub struct TextRuns<'a> {
+    doc: &'a Document,
+    next: u32,
+    count: u32,
+}
+
+impl<'a> Iterator for TextRuns<'a> {
+    type Item = TextRun<'a>;
+
+    fn next(&mut self) -> Option<TextRun<'a>> {
+        loop {
+            let node = self.doc.get(NodeId::new(self.next))?;
+            self.next += 1;
+            if is_hidden(node) {
+                self.next = node.end();
+                continue;
+            }
+            let Some(text) = node.text() else { continue };
+            if text.chars().all(char::is_whitespace) {
+                continue;
+            }
+            let id = TextRunId(self.count);
+            self.count += 1;
+            return Some(TextRun {
+                id,
+                node: node.id(),
+                text,
+            });
+        }
+    }
+}
+
+/// Elements whose text a browser does not show in the page.
+fn is_hidden(node: NodeRef<'_>) -> bool {
+    matches!(node.name(), Some("head" | "title"))
+}
+
+/// Elements that start and end a line in [`Document::visible_text`].
+fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "body"
+            | "caption"
+            | "center"
+            | "dd"
+            | "details"
+            | "dialog"
+            | "dir"
+            | "div"
+            | "dl"
+            | "dt"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "frameset"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "html"
+            | "legend"
+            | "li"
+            | "listing"
+            | "main"
+            | "menu"
+            | "nav"
+            | "ol"
+            | "optgroup"
+            | "option"
+            | "p"
+            | "pre"
+            | "section"
+            | "summary"
+            | "table"
+            | "tbody"
+            | "td"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "tr"
+            | "ul"
+    )
+}
+
+impl Document {
+    /// The visible text nodes with something other than whitespace, in document order.
+    pub fn text_runs(&self) -> TextRuns<'_> {
+        TextRuns {
+            doc: self,
+            next: 0,
+            count: 0,
+        }
+    }
+
+    /// All visible text, one line per block element (and per `<br>`), with whitespace
+    /// collapsed: the "keep all visible text" baseline, and a view for debugging.
+    pub fn visible_text(&self) -> String {
+        let mut out = Lines::default();
+        // Ends of the open block elements, innermost last.
+        let mut block_ends: Vec<u32> = Vec::new();
+        let mut next = 0;
+        while let Some(node) = self.get(NodeId::new(next)) {
+            while block_ends.last().is_some_and(|&end| next >= end) {
+                block_ends.pop();
+                out.line_break();
+            }
+            next += 1;
+            match (node.kind(), node.name()) {
+                (NodeKind::Text, _) => out.push_text(node.text().unwrap_or_default()),
+                (_, Some("br")) => out.line_break(),
+                (_, Some(name)) if is_block(name) => {
+                    out.line_break();
+                    block_ends.push(node.end());
+                }
+                _ if is_hidden(node) => next = node.end(),
+                _ => {}
+            }
+        }
+        out.finish()
+    }
+}
+
+/// Text with collapsed whitespace, built line by line.
+#[derive(Default)]
+struct Lines {
+    out: String,
+    /// Whitespace was seen since the last word of the current line.
+    space: bool,
+}
+
+impl Lines {
+    fn at_line_start(&self) -> bool {
+        self.out.is_empty() || self.out.ends_with('\n')
+    }
+
+    fn push_text(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if text.starts_with(char::is_whitespace) {
+            self.space = true;
+        }
+        for word in text.split_whitespace() {
+            if self.space && !self.at_line_start() {
+                self.out.push(' ');
+            }
+            self.out.push_str(word);
+            self.space = true;
+        }
+        self.space = text.ends_with(char::is_whitespace);
+    }
+
+    fn line_break(&mut self) {
+        if !self.at_line_start() {
+            self.out.push('\n');
+        }
+        self.space = false;
+    }
+
+    fn finish(mut self) -> String {
+        if self.out.ends_with('\n') {
+            self.out.pop();
+        }
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Document, SanitizeConfig};
+
+    fn parse(html: &str) -> Document {
+        Document::parse(html, &SanitizeConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn one_line_per_block_and_inline_text_joined() {
+        let doc = parse(
+            "<title>T</title><h1>Head <i>line</i></h1><p>one<b>two</b> three<br>four</p>\
+             <ul><li>a</li><li> b </li></ul>",
+        );
+        assert_eq!(doc.visible_text(), "Head line\nonetwo three\nfour\na\nb");
+    }
+
+    #[test]
+    fn runs_skip_head_title_and_blank_text() {
+        let doc = parse("<html><head><title>T</title></head><body>\n <p>x</p> <p>y z</p></body>");
+        let runs: Vec<_> = doc.text_runs().map(|r| (r.id.get(), r.text)).collect();
+        assert_eq!(runs, [(0, "x"), (1, "y z")]);
+        let run = doc.text_runs().next().unwrap();
+        let parent = doc.get(run.node).unwrap().parent().unwrap();
+        assert_eq!(parent.name(), Some("p"));
+    }
+
+    #[test]
+    fn text_around_dropped_nodes_is_one_run() {
+        let doc = parse("<p>foo<!-- c -->bar<script>x()</script>baz</p>");
+        let runs: Vec<_> = doc.text_runs().map(|r| r.text).collect();
+        assert_eq!(runs, ["foobarbaz"]);
+    }
+}

@@ -1,0 +1,154 @@
+//! The settings that decide a run's results, shared by every stage and recorded with its output.
+
+use std::collections::BTreeMap;
+
+use dbce_dom::SanitizeConfig;
+use dbce_minhash::{LshParams, MinhashConfig};
+use serde::{Deserialize, Serialize};
+use sha1::{Digest as _, Sha1};
+
+/// Everything that affects what the stages produce. Paths, thread counts and shard numbers are
+/// not here: they must not change the output.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    /// Reading archives.
+    pub read: ReadConfig,
+    /// Parsing and sanitising HTML.
+    pub sanitize: SanitizeConfig,
+    /// MinHash signatures of template tokens.
+    pub minhash: MinhashConfig,
+    /// Grouping pages with LSH.
+    pub lsh: LshConfig,
+}
+
+/// Which records become pages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ReadConfig {
+    /// Records with a larger block are skipped unread. By default, 32 MiB.
+    pub max_record_size: u64,
+    /// Decoded HTTP bodies larger than this are skipped. By default, 32 MiB.
+    pub max_decoded_bytes: u64,
+}
+
+impl Default for ReadConfig {
+    fn default() -> Self {
+        Self {
+            max_record_size: 32 << 20,
+            max_decoded_bytes: 32 << 20,
+        }
+    }
+}
+
+/// How pages are grouped into LSH buckets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LshConfig {
+    /// The Jaccard threshold the bands and rows are chosen for (datasketch's optimum). By
+    /// default, 0.5: see `docs/ARCHITECTURE.md` for the measurement behind it.
+    pub threshold: f64,
+    /// Thresholds for particular sites (registrable domains), overriding `threshold`.
+    pub site_thresholds: BTreeMap<String, f64>,
+    /// How many partitions the band rows are split into; `stage group` runs once per partition.
+    /// By default, 16.
+    pub partitions: u32,
+}
+
+impl Default for LshConfig {
+    fn default() -> Self {
+        Self {
+            threshold: 0.5,
+            site_thresholds: BTreeMap::new(),
+            partitions: 16,
+        }
+    }
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The MinHash or LSH settings are invalid.
+    #[error("invalid MinHash/LSH setting: {0}")]
+    Minhash(#[from] dbce_minhash::Error),
+    /// There must be at least one partition.
+    #[error("lsh.partitions must be at least 1")]
+    NoPartitions,
+}
+
+impl Config {
+    /// Checks the settings and returns the LSH parameters of every threshold in use.
+    ///
+    /// # Errors
+    /// Fails on an invalid MinHash configuration, threshold or partition count.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.minhash.validate()?;
+        if self.lsh.partitions == 0 {
+            return Err(ConfigError::NoPartitions);
+        }
+        let thresholds =
+            std::iter::once(self.lsh.threshold).chain(self.lsh.site_thresholds.values().copied());
+        for threshold in thresholds {
+            LshParams::optimal(threshold, self.minhash.num_perm)?;
+        }
+        Ok(())
+    }
+
+    /// The LSH bands and rows for `site`.
+    ///
+    /// # Errors
+    /// Fails on an invalid threshold (checked by [`Config::validate`]).
+    pub fn lsh_params(&self, site: &str) -> Result<LshParams, ConfigError> {
+        let threshold = self
+            .lsh
+            .site_thresholds
+            .get(site)
+            .copied()
+            .unwrap_or(self.lsh.threshold);
+        Ok(LshParams::optimal(threshold, self.minhash.num_perm)?)
+    }
+
+    /// A short hash of the settings, recorded in every manifest: a stage refuses input made
+    /// with another fingerprint.
+    pub fn fingerprint(&self) -> String {
+        // Serialising a plain struct of numbers, strings and a BTreeMap cannot fail.
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        let digest = Sha1::digest(&json);
+        digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_follows_result_affecting_settings() {
+        let base = Config::default();
+        let mut other = base.clone();
+        other.lsh.threshold = 0.3;
+        assert_ne!(base.fingerprint(), other.fingerprint());
+        assert_eq!(base.fingerprint(), Config::default().fingerprint());
+        assert_eq!(base.fingerprint().len(), 16);
+    }
+
+    #[test]
+    fn validation_catches_bad_settings() {
+        assert!(Config::default().validate().is_ok());
+        let mut bad = Config::default();
+        bad.lsh.site_thresholds.insert("example.com".into(), 1.5);
+        assert!(bad.validate().is_err());
+        let mut bad = Config::default();
+        bad.lsh.partitions = 0;
+        assert!(matches!(bad.validate(), Err(ConfigError::NoPartitions)));
+    }
+
+    #[test]
+    fn config_round_trips_through_json() {
+        let mut config = Config::default();
+        config.lsh.site_thresholds.insert("example.com".into(), 0.3);
+        let json = serde_json::to_string(&config).unwrap();
+        assert_eq!(serde_json::from_str::<Config>(&json).unwrap(), config);
+    }
+}

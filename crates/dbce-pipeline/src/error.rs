@@ -1,0 +1,66 @@
+//! Why a stage step failed.
+
+use std::path::PathBuf;
+
+use crate::artifact::ArtifactError;
+use crate::config::ConfigError;
+use crate::work::WorkError;
+
+/// A stage step could not run or finish. Damage inside archives is never one of these: it is
+/// counted in the step's report.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StageError {
+    /// The configuration is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The work directory is inconsistent, or the previous stage incomplete.
+    #[error(transparent)]
+    Work(#[from] WorkError),
+    /// An intermediate file could not be written or read.
+    #[error(transparent)]
+    Artifact(#[from] ArtifactError),
+    /// An input file could not be opened.
+    #[error("cannot open {path}: {source}")]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An input file could not be read at all.
+    #[error("cannot read {path}: {source}")]
+    Archive {
+        /// The file.
+        path: PathBuf,
+        /// The reader's error.
+        #[source]
+        source: dbce_warc::Error,
+    },
+    /// An output file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A MinHash computation was given inconsistent settings.
+    #[error("MinHash: {0}")]
+    Minhash(#[from] dbce_minhash::Error),
+    /// More than 2³² input files.
+    #[error("too many input files (at most 4294967295)")]
+    TooManyInputs,
+    /// A shard number beyond the stage's shard count.
+    #[error("{stage} has {shards} shards; there is no shard {shard}")]
+    NoSuchShard {
+        /// The stage.
+        stage: &'static str,
+        /// The shard asked for.
+        shard: u32,
+        /// The stage's shard count.
+        shards: u32,
+    },
+}

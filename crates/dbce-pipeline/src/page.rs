@@ -1,0 +1,164 @@
+//! What stage 1 knows of a page: its identity, site, capture time, source and signature.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use sha1::{Digest as _, Sha1};
+
+/// A page's identity: the first 128 bits of the SHA-1 of its `WARC-Record-ID`.
+///
+/// It depends only on the record, so it is the same whatever the shard count or rerun; at 128
+/// bits, collisions among 10¹² pages have a probability below 10⁻¹⁴.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PageId(pub [u8; 16]);
+
+impl PageId {
+    /// The id of the record with this `WARC-Record-ID`.
+    pub fn from_record_id(record_id: &str) -> Self {
+        let digest = Sha1::digest(record_id.as_bytes());
+        let mut id = [0; 16];
+        id.copy_from_slice(&digest[..16]);
+        Self(id)
+    }
+}
+
+impl fmt::Display for PageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+/// The site a page belongs to: its host's registrable domain (public suffix list plus one
+/// label), or the host itself for IP addresses and hosts without a public suffix. Pages are only
+/// ever grouped within one site.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SiteKey(pub String);
+
+impl SiteKey {
+    /// The site of a host name (lowercased by the URL parser).
+    pub fn of_host(host: &str) -> Self {
+        let host = host.trim_end_matches('.');
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        if bare.parse::<std::net::IpAddr>().is_ok() {
+            return Self(host.to_owned());
+        }
+        let domain = psl::domain_str(host)
+            .filter(|d| !d.is_empty())
+            .unwrap_or(host);
+        Self(domain.to_owned())
+    }
+}
+
+impl fmt::Display for SiteKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A capture time as the 14 digits `YYYYMMDDhhmmss` of its `WARC-Date`, as a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Timestamp(pub u64);
+
+impl Timestamp {
+    /// Parses an ISO 8601 `WARC-Date` (`2024-05-01T12:00:00Z`, fractions ignored, missing
+    /// trailing fields as zeros). `None` if it has fewer than 4 digits.
+    pub fn from_warc_date(date: &str) -> Option<Self> {
+        let date = date.split('.').next().unwrap_or(date);
+        let mut digits: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
+        if digits.len() < 4 {
+            return None;
+        }
+        while digits.len() < 14 {
+            digits.push('0');
+        }
+        digits.parse().ok().map(Self)
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:014}", self.0)
+    }
+}
+
+/// An input file's position in the sorted list of a run's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FileId(pub u32);
+
+/// Where a page's record lies: which input file, and the record's locator in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// The input file.
+    pub file: FileId,
+    /// Byte offset of the record (or of its member) in the file.
+    pub offset: u64,
+    /// Length in bytes of the record (or member) in the file.
+    pub length: u64,
+}
+
+/// Everything later stages need of a page without rereading the archive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageRef {
+    /// The page's id.
+    pub page: PageId,
+    /// The source record's `WARC-Record-ID`.
+    pub record_id: String,
+    /// The captured URL (`WARC-Target-URI`).
+    pub url: String,
+    /// The site the page is grouped within.
+    pub site: SiteKey,
+    /// When it was captured.
+    pub captured: Timestamp,
+    /// Where its record lies.
+    pub source: Source,
+    /// How many template tokens the page has.
+    pub tokens: u32,
+    /// The MinHash signature of its template tokens.
+    pub signature: Vec<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sites_are_registrable_domains() {
+        assert_eq!(SiteKey::of_host("www.bbc.co.uk").0, "bbc.co.uk");
+        assert_eq!(SiteKey::of_host("blogs.wsj.com").0, "wsj.com");
+        assert_eq!(
+            SiteKey::of_host("someone.blogspot.com").0,
+            "someone.blogspot.com"
+        );
+        assert_eq!(SiteKey::of_host("127.0.0.1").0, "127.0.0.1");
+        assert_eq!(SiteKey::of_host("localhost").0, "localhost");
+    }
+
+    #[test]
+    fn timestamps_have_fourteen_digits() {
+        assert_eq!(
+            Timestamp::from_warc_date("2017-03-06T04:02:06Z"),
+            Some(Timestamp(20170306040206))
+        );
+        assert_eq!(
+            Timestamp::from_warc_date("2017-03-06T04:02:06.123Z")
+                .unwrap()
+                .to_string(),
+            "20170306040206"
+        );
+        assert_eq!(
+            Timestamp::from_warc_date("2017-03"),
+            Some(Timestamp(20170300000000))
+        );
+        assert_eq!(Timestamp::from_warc_date("n/a"), None);
+    }
+
+    #[test]
+    fn page_ids_are_stable_hex() {
+        let id = PageId::from_record_id("<urn:uuid:a9c51e3e-0221-11e7-bf66-0242ac120005>");
+        assert_eq!(id.to_string().len(), 32);
+        assert_eq!(
+            id,
+            PageId::from_record_id("<urn:uuid:a9c51e3e-0221-11e7-bf66-0242ac120005>")
+        );
+    }
+}

@@ -1,0 +1,230 @@
+//! Stage `read`, the map step of stage 1: archive records → pages with their template
+//! signatures, and LSH band rows partitioned by key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use dbce_dom::{Document, TemplateTokens};
+use dbce_http::HttpLimits;
+use dbce_minhash::{LshParams, MinHasher};
+use dbce_warc::{Entry, ReaderConfig, Record, RecordType, WarcReader};
+use rayon::prelude::*;
+
+use crate::artifact::{ArtifactKind, ArtifactWriter};
+use crate::bands::{BandRow, BucketKey};
+use crate::html::captured_html;
+use crate::page::{FileId, PageId, PageRef, Source};
+use crate::shard::Shard;
+use crate::skips::{SkipLine, SkipLog};
+use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
+use crate::{Config, StageError, StageReport};
+
+/// The stage's name and directory.
+pub const STAGE: &str = "read";
+/// `read/pages/RANK.bin`: the [`PageRef`]s of a shard, in input order.
+pub const PAGES: ArtifactKind = ArtifactKind {
+    tag: *b"PAGE",
+    version: 1,
+};
+/// Records decoded in parallel at a time.
+const BATCH: usize = 256;
+
+/// Runs `shard` of stage `read` over `inputs` (sorted and deduplicated by the caller, the same
+/// for every shard), unless it is already done. Returns its report.
+///
+/// # Errors
+/// Fails when the work directory is inconsistent or an input or output cannot be read or
+/// written; damage inside archives is counted in the report, never an error.
+pub fn run_read(
+    work: &WorkDir,
+    config: &Config,
+    inputs: &[PathBuf],
+    shard: Shard,
+) -> Result<StageReport, StageError> {
+    config.validate()?;
+    work.begin(&Manifest {
+        layout: LAYOUT_VERSION,
+        stage: STAGE.to_owned(),
+        fingerprint: config.fingerprint(),
+        config: config.clone(),
+        inputs: inputs.to_vec(),
+        shards: shard.world,
+    })?;
+    if work.is_done(STAGE, shard.rank) {
+        return Ok(work.report(STAGE, shard.rank)?);
+    }
+    let mut step = ReadStep::new(work, config, shard)?;
+    for (index, path) in inputs.iter().enumerate() {
+        if shard.owns(index) {
+            let file = FileId(u32::try_from(index).map_err(|_| StageError::TooManyInputs)?);
+            step.read_file(path, file)?;
+        }
+    }
+    step.finish(work)
+}
+
+/// One shard's state while it reads its files.
+struct ReadStep {
+    config: Config,
+    hasher: MinHasher,
+    limits: HttpLimits,
+    params: BTreeMap<String, LshParams>,
+    pages: ArtifactWriter<PageRef>,
+    bands: Vec<Vec<BandRow>>,
+    skips: SkipLog,
+    report: StageReport,
+    shard: Shard,
+}
+
+/// What became of one record.
+enum Outcome {
+    Page(PageRef),
+    Skip(SkipLine),
+}
+
+impl ReadStep {
+    fn new(work: &WorkDir, config: &Config, shard: Shard) -> Result<Self, StageError> {
+        let pages_path = work.path(STAGE, format!("pages/{:05}.bin", shard.rank));
+        let skips_path = work.path(STAGE, format!("skips/{:05}.jsonl", shard.rank));
+        Ok(Self {
+            config: config.clone(),
+            hasher: MinHasher::new(config.minhash)?,
+            limits: HttpLimits {
+                max_decoded_bytes: config.read.max_decoded_bytes,
+                ..HttpLimits::default()
+            },
+            params: BTreeMap::new(),
+            pages: ArtifactWriter::create(&pages_path, PAGES)?,
+            bands: vec![Vec::new(); config.lsh.partitions as usize],
+            skips: SkipLog::create(&skips_path)?,
+            report: StageReport::new(STAGE, shard.rank),
+            shard,
+        })
+    }
+
+    fn read_file(&mut self, path: &Path, file: FileId) -> Result<(), StageError> {
+        let reader_config = ReaderConfig {
+            max_record_size: self.config.read.max_record_size,
+            keep_bodies: Some(vec![RecordType::Response, RecordType::Resource]),
+            ..ReaderConfig::default()
+        };
+        let handle = std::fs::File::open(path).map_err(|source| StageError::Input {
+            path: path.to_owned(),
+            source,
+        })?;
+        let reader = WarcReader::new(
+            std::io::BufReader::with_capacity(1 << 16, handle),
+            reader_config,
+        )
+        .map_err(|e| StageError::Archive {
+            path: path.to_owned(),
+            source: e,
+        })?;
+        let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
+        for entry in reader {
+            batch.push(entry.map_err(|e| StageError::Archive {
+                path: path.to_owned(),
+                source: e,
+            })?);
+            if batch.len() == BATCH {
+                self.take_batch(std::mem::take(&mut batch), file)?;
+            }
+        }
+        self.take_batch(batch, file)
+    }
+
+    fn take_batch(&mut self, batch: Vec<Entry>, file: FileId) -> Result<(), StageError> {
+        let outcomes: Vec<Outcome> = batch
+            .into_par_iter()
+            .map(|entry| match entry {
+                Entry::Record(record) => self.page(&record, file),
+                Entry::Skip(skip) => Outcome::Skip(SkipLine::from_warc(file, &skip)),
+            })
+            .collect();
+        for outcome in outcomes {
+            match outcome {
+                Outcome::Page(page) => self.add_page(page)?,
+                Outcome::Skip(skip) => {
+                    self.report.skip(skip.reason.clone());
+                    self.skips.push(&skip)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn page(&self, record: &Record, file: FileId) -> Outcome {
+        let source = Source {
+            file,
+            offset: record.locator.offset,
+            length: record.locator.length,
+        };
+        let skip = |reason: &str| Outcome::Skip(SkipLine::from_record(source, record, reason));
+        let captured = match captured_html(record, &self.limits) {
+            Ok(captured) => captured,
+            Err(not) => return skip(not.reason()),
+        };
+        let document = match Document::parse(&captured.html, &self.config.sanitize) {
+            Ok(document) => document,
+            Err(error) => return skip(dom_reason(&error)),
+        };
+        let mut tokens = Vec::new();
+        TemplateTokens::new().for_each(&document, |token| tokens.push(token.to_owned()));
+        let signature = self.hasher.signature(&tokens);
+        let record_id = record.header.record_id().unwrap_or_default().to_owned();
+        Outcome::Page(PageRef {
+            page: PageId::from_record_id(&record_id),
+            record_id,
+            url: captured.url,
+            site: captured.site,
+            captured: captured.captured,
+            source,
+            tokens: u32::try_from(tokens.len()).unwrap_or(u32::MAX),
+            signature: signature.values().to_vec(),
+        })
+    }
+
+    fn add_page(&mut self, page: PageRef) -> Result<(), StageError> {
+        let params = match self.params.get(&page.site.0) {
+            Some(params) => *params,
+            None => {
+                let params = self.config.lsh_params(&page.site.0)?;
+                self.params.insert(page.site.0.clone(), params);
+                params
+            }
+        };
+        let signature =
+            dbce_minhash::Signature::from_values(self.config.minhash, page.signature.clone())?;
+        let partitions = self.config.lsh.partitions;
+        for band in params.band_keys(&signature)? {
+            let key = BucketKey::new(&page.site, band);
+            self.bands[key.partition(partitions) as usize].push(BandRow {
+                key,
+                page: page.page,
+            });
+        }
+        self.pages.push(&page)?;
+        self.report.emit();
+        Ok(())
+    }
+
+    fn finish(self, work: &WorkDir) -> Result<StageReport, StageError> {
+        self.pages.finish()?;
+        self.skips.finish()?;
+        for (partition, mut rows) in self.bands.into_iter().enumerate() {
+            rows.sort_unstable();
+            let path = work.path(STAGE, crate::bands::rows_path(partition, self.shard.rank));
+            crate::artifact::write_all(&path, crate::bands::BAND_ROWS, &rows)?;
+        }
+        work.finish_shard(&self.report)?;
+        Ok(self.report)
+    }
+}
+
+fn dom_reason(error: &dbce_dom::DomError) -> &'static str {
+    match error {
+        dbce_dom::DomError::InputTooLarge { .. } => "html-too-large",
+        dbce_dom::DomError::TooManyNodes { .. } => "html-too-many-nodes",
+        _ => "html-unparsable",
+    }
+}

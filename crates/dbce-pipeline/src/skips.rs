@@ -1,0 +1,102 @@
+//! The skip log: one JSON line per archive entry that did not become a page, with its reason.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use dbce_warc::{Record, Skip};
+use serde::Serialize;
+
+use crate::StageError;
+use crate::page::{FileId, Source};
+
+/// One skipped entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkipLine {
+    /// The input file.
+    pub file: FileId,
+    /// Byte offset in the file.
+    pub offset: u64,
+    /// Why: a reader reason prefixed `warc:`, or a page reason such as `not-html`.
+    pub reason: String,
+    /// The record's `WARC-Record-ID`, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_id: Option<String>,
+}
+
+impl SkipLine {
+    /// A line for bytes the archive reader could not read.
+    pub fn from_warc(file: FileId, skip: &Skip) -> Self {
+        Self {
+            file,
+            offset: skip.offset,
+            reason: format!("warc:{}", skip.reason.name()),
+            record_id: skip.record_id.clone(),
+        }
+    }
+
+    /// A line for a record that is not a page.
+    pub fn from_record(source: Source, record: &Record, reason: &str) -> Self {
+        Self {
+            file: source.file,
+            offset: source.offset,
+            reason: reason.to_owned(),
+            record_id: record.header.record_id().map(str::to_owned),
+        }
+    }
+}
+
+/// Writes skip lines to a temporary file renamed into place when finished.
+pub struct SkipLog {
+    path: PathBuf,
+    temporary: PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+}
+
+impl SkipLog {
+    /// Starts the log at `path`.
+    ///
+    /// # Errors
+    /// Fails when the file cannot be created.
+    pub fn create(path: &Path) -> Result<Self, StageError> {
+        let output = |source| StageError::Output {
+            path: path.to_owned(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(output)?;
+        }
+        let temporary = path.with_extension(format!("jsonl.tmp-{}", std::process::id()));
+        let file = std::fs::File::create(&temporary).map_err(output)?;
+        Ok(Self {
+            path: path.to_owned(),
+            temporary,
+            out: std::io::BufWriter::new(file),
+        })
+    }
+
+    /// Appends a line.
+    ///
+    /// # Errors
+    /// Fails when writing fails.
+    pub fn push(&mut self, line: &SkipLine) -> Result<(), StageError> {
+        let output = |source| StageError::Output {
+            path: self.temporary.clone(),
+            source,
+        };
+        serde_json::to_writer(&mut self.out, line).map_err(|e| output(e.into()))?;
+        self.out.write_all(b"\n").map_err(output)
+    }
+
+    /// Flushes and renames the log into place.
+    ///
+    /// # Errors
+    /// Fails when flushing or renaming fails.
+    pub fn finish(mut self) -> Result<(), StageError> {
+        let output = |source| StageError::Output {
+            path: self.path.clone(),
+            source,
+        };
+        self.out.flush().map_err(output)?;
+        std::fs::rename(&self.temporary, &self.path).map_err(output)
+    }
+}

@@ -1,0 +1,151 @@
+//! `dbce stage`: one shard of one stage, as a cluster task runs it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+use dbce_pipeline::{Shard, StageReport, WorkDir, group, read};
+
+use super::config::ConfigArgs;
+
+/// Arguments of `dbce stage`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    stage: Stage,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Stage {
+    /// Stage 1, map: read archives, compute template signatures, write pages and LSH band rows.
+    Read {
+        /// WARC/ARC files or folders of them; every task of the stage must get the same list.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+        /// This task's rank, from 0.
+        #[arg(long, default_value_t = 0)]
+        rank: u32,
+        /// How many tasks share the stage.
+        #[arg(long, default_value_t = 1)]
+        world: u32,
+    },
+    /// Stage 1, merge: the LSH buckets of one band partition (all partitions without one).
+    Group {
+        #[command(flatten)]
+        common: Common,
+        /// The partition, from 0 (default: every partition, one after another).
+        #[arg(long)]
+        partition: Option<u32>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct Common {
+    /// The run's work directory.
+    #[arg(long, value_name = "DIR")]
+    work: PathBuf,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let reports = match &args.stage {
+        Stage::Read {
+            inputs,
+            common,
+            rank,
+            world,
+        } => {
+            if *world == 0 || rank >= world {
+                bail!("--rank must be below --world (got rank {rank}, world {world})");
+            }
+            let inputs = expand_inputs(inputs)?;
+            let shard = Shard {
+                rank: *rank,
+                world: *world,
+            };
+            let work = WorkDir::new(&common.work);
+            vec![read::run_read(
+                &work,
+                &common.config.resolve()?,
+                &inputs,
+                shard,
+            )?]
+        }
+        Stage::Group { common, partition } => {
+            let config = common.config.resolve()?;
+            let work = WorkDir::new(&common.work);
+            let partitions = match partition {
+                Some(p) => vec![*p],
+                None => (0..config.lsh.partitions).collect(),
+            };
+            partitions
+                .into_iter()
+                .map(|p| group::run_group(&work, &config, p))
+                .collect::<Result<_, _>>()?
+        }
+    };
+    for report in &reports {
+        eprintln!("{}", summary(report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn summary(report: &StageReport) -> String {
+    let skipped: Vec<String> = report
+        .skipped
+        .iter()
+        .map(|(reason, n)| format!("{reason} {n}"))
+        .collect();
+    format!(
+        "dbce: {} shard {}: {} in, {} out, skipped: {}",
+        report.stage,
+        report.shard,
+        report.input,
+        report.emitted,
+        if skipped.is_empty() {
+            "none".to_owned()
+        } else {
+            skipped.join(", ")
+        }
+    )
+}
+
+/// Files as given, and the archives inside given folders (by name: `.warc`, `.arc`, optionally
+/// followed by `.gz` or `.zst`; hidden entries left out), sorted and deduplicated: the order that
+/// gives each file its `FileId`.
+pub(crate) fn expand_inputs(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending: Vec<PathBuf> = inputs.to_vec();
+    while let Some(path) = pending.pop() {
+        let meta =
+            std::fs::metadata(&path).with_context(|| format!("cannot open {}", path.display()))?;
+        if !meta.is_dir() {
+            files.push(path);
+            continue;
+        }
+        for entry in
+            std::fs::read_dir(&path).with_context(|| format!("cannot list {}", path.display()))?
+        {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.starts_with('.') && (entry.file_type()?.is_dir() || is_archive_name(&name)) {
+                pending.push(entry.path());
+            }
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+fn is_archive_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    let name = name
+        .strip_suffix(".gz")
+        .or_else(|| name.strip_suffix(".zst"))
+        .unwrap_or(&name);
+    name.ends_with(".warc") || name.ends_with(".arc")
+}

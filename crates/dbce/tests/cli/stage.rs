@@ -1,0 +1,73 @@
+//! `dbce stage`: stage 1 on the bundled sample, as separate tasks.
+
+use crate::dbce;
+
+fn sample() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sample")
+}
+
+#[test]
+fn read_then_group_on_the_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    for rank in ["0", "1"] {
+        let output = dbce()
+            .args(["stage", "read", "--world", "2", "--rank", rank, "--work"])
+            .arg(&work)
+            .arg(sample())
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(work.join("read/reports/00000.json")).unwrap())
+            .unwrap();
+    // The folder holds one archive (the truth file is not an archive), so rank 0 reads it all.
+    assert_eq!(report["emitted"], 233);
+    assert_eq!(report["skipped"]["not-html"], 40);
+
+    let output = dbce()
+        .args(["stage", "group", "--partition", "3", "--work"])
+        .arg(&work)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with("dbce: group shard 3: "), "{stderr}");
+    assert!(work.join("group/_done/00003").exists());
+}
+
+#[test]
+fn group_before_read_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dbce()
+        .args(["stage", "group", "--work"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("manifest.json"), "{stderr}");
+}
+
+#[test]
+fn rank_outside_world_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = dbce()
+        .args(["stage", "read", "--world", "2", "--rank", "2", "--work"])
+        .arg(dir.path())
+        .arg(sample())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("--rank must be below --world")
+    );
+}
