@@ -1,0 +1,39 @@
+//! Cross selection, text-run diff, bit-pattern classification (thesis §2.3, App. B).
+//!
+//! For now this crate holds the text-run diff's matcher only. The principal types are:
+//! - [`SequenceMatcher`], a faithful port of Python's `difflib.SequenceMatcher` (CPython
+//!   3.11, `isjunk=None`), generic over any `Eq + Hash` key, with
+//!   [`find_longest_match`](SequenceMatcher::find_longest_match),
+//!   [`get_matching_blocks`](SequenceMatcher::get_matching_blocks),
+//!   [`get_opcodes`](SequenceMatcher::get_opcodes) and [`ratio`](SequenceMatcher::ratio);
+//! - [`Match`] (a matching block) and [`Opcode`] with its [`Tag`];
+//! - lxml `html_annotate`'s short-match filter:
+//!   [`insensitive_matching_blocks`](SequenceMatcher::insensitive_matching_blocks),
+//!   [`insensitive_opcodes`](SequenceMatcher::insensitive_opcodes) and [`matched_ranges`].
+//!
+//! Parity with Python is checked by `tests/difflib_parity.rs` against
+//! `testdata/difflib/golden.json`, written by `scripts/difflib-golden.py` with the standard
+//! library's difflib.
+//!
+//! ```
+//! use dbce_annotate::{Match, SequenceMatcher, Tag};
+//!
+//! let old = ["Hello", "big", "World", "menu", "home", "about"];
+//! let new = ["Goodbye", "big", "World", "menu", "home", "contact"];
+//! let matcher = SequenceMatcher::new(&old, &new, true);
+//! assert_eq!(
+//!     matcher.get_matching_blocks(),
+//!     [Match { a: 1, b: 1, size: 4 }, Match { a: 6, b: 6, size: 0 }],
+//! );
+//! let tags: Vec<Tag> = matcher.get_opcodes().iter().map(|op| op.tag).collect();
+//! assert_eq!(tags, [Tag::Replace, Tag::Equal, Tag::Replace]);
+//! assert_eq!(matcher.ratio(), 8.0 / 12.0);
+//! ```
+
+#![deny(missing_docs)]
+
+mod error;
+mod matcher;
+
+pub use error::{Error, Side};
+pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
