@@ -122,11 +122,7 @@ impl<T: Serialize> ArtifactWriter<T> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io_error(parent))?;
         }
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
-        let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        let temporary = crate::work::temporary_path(path);
         let file = File::create(&temporary).map_err(io_error(&temporary))?;
         let mut writer = Self {
             path: path.to_owned(),

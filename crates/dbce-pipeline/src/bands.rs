@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::artifact::ArtifactKind;
 use crate::page::{PageId, SiteKey};
 
-/// `read/bands/PART/RANK.bin`: the [`BandRow`]s of one partition written by one shard, sorted.
+/// `read/bands/PART/RANK.bin`: the [`BandRow`]s of one partition written by one shard, in input
+/// order.
 pub const BAND_ROWS: ArtifactKind = ArtifactKind {
     tag: *b"BAND",
     version: 1,

@@ -70,10 +70,9 @@ struct ReadStep {
     limits: HttpLimits,
     params: BTreeMap<String, LshParams>,
     pages: ArtifactWriter<PageRef>,
-    bands: Vec<Vec<BandRow>>,
+    bands: Vec<ArtifactWriter<BandRow>>,
     skips: SkipLog,
     report: StageReport,
-    shard: Shard,
 }
 
 /// What became of one record.
@@ -95,10 +94,16 @@ impl ReadStep {
             },
             params: BTreeMap::new(),
             pages: ArtifactWriter::create(&pages_path, PAGES)?,
-            bands: vec![Vec::new(); config.lsh.partitions as usize],
+            bands: (0..config.lsh.partitions as usize)
+                .map(|p| {
+                    ArtifactWriter::create(
+                        &work.path(STAGE, crate::bands::rows_path(p, shard.rank)),
+                        crate::bands::BAND_ROWS,
+                    )
+                })
+                .collect::<Result<_, _>>()?,
             skips: SkipLog::create(&skips_path)?,
             report: StageReport::new(STAGE, shard.rank),
-            shard,
         })
     }
 
@@ -198,10 +203,11 @@ impl ReadStep {
         let partitions = self.config.lsh.partitions;
         for band in params.band_keys(&signature)? {
             let key = BucketKey::new(&page.site, band);
-            self.bands[key.partition(partitions) as usize].push(BandRow {
+            let row = BandRow {
                 key,
                 page: page.page,
-            });
+            };
+            self.bands[key.partition(partitions) as usize].push(&row)?;
         }
         self.pages.push(&page)?;
         self.report.emit();
@@ -211,10 +217,10 @@ impl ReadStep {
     fn finish(self, work: &WorkDir) -> Result<StageReport, StageError> {
         self.pages.finish()?;
         self.skips.finish()?;
-        for (partition, mut rows) in self.bands.into_iter().enumerate() {
-            rows.sort_unstable();
-            let path = work.path(STAGE, crate::bands::rows_path(partition, self.shard.rank));
-            crate::artifact::write_all(&path, crate::bands::BAND_ROWS, &rows)?;
+        // Rows are streamed out in input order, so memory does not grow with the shard;
+        // `group` sorts each partition.
+        for rows in self.bands {
+            rows.finish()?;
         }
         work.finish_shard(&self.report)?;
         Ok(self.report)

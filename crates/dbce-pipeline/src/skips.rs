@@ -65,7 +65,7 @@ impl SkipLog {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(output)?;
         }
-        let temporary = path.with_extension(format!("jsonl.tmp-{}", std::process::id()));
+        let temporary = crate::work::temporary_path(path);
         let file = std::fs::File::create(&temporary).map_err(output)?;
         Ok(Self {
             path: path.to_owned(),
