@@ -33,7 +33,13 @@ use dbce_warc::{Entry, ReaderConfig, WarcReader};
 /// The HTML pages of a small generated archive: six sites (every `dbce-synth` profile, so six
 /// languages and encodings), article and index pages.
 fn generated_pages() -> Vec<String> {
-    let config = dbce_synth::Config { sites: 6, pages: 60, captures_max: 1, level: 0, ..Default::default() };
+    let config = dbce_synth::Config {
+        sites: 6,
+        pages: 60,
+        captures_max: 1,
+        level: 0,
+        ..Default::default()
+    };
     let mut archive = Vec::new();
     dbce_synth::generate(&config, &mut archive, std::io::sink()).expect("generated archive");
     let reader = WarcReader::new(Cursor::new(archive), ReaderConfig::default()).expect("readable");
@@ -53,13 +59,19 @@ fn pages_from_env() -> Vec<String> {
         return Vec::new();
     };
     let mut paths: Vec<PathBuf> = std::env::split_paths(&dirs)
-        .flat_map(|dir| std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())))
+        .flat_map(|dir| {
+            std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        })
         .map(|entry| entry.expect("directory entry").path())
         .filter(|path| path.extension().is_some_and(|e| e == "html"))
         .collect();
     paths.sort();
-    let decode = |bytes: Vec<u8>| dbce_http::decode_html(&bytes, Some("text/html; charset=utf-8")).text;
-    paths.into_iter().map(|path| decode(std::fs::read(path).expect("readable page"))).collect()
+    let decode =
+        |bytes: Vec<u8>| dbce_http::decode_html(&bytes, Some("text/html; charset=utf-8")).text;
+    paths
+        .into_iter()
+        .map(|path| decode(std::fs::read(path).expect("readable page")))
+        .collect()
 }
 
 /// How far each page goes.
@@ -78,7 +90,9 @@ fn run(steps: Steps, pages: &[String], sanitize: &SanitizeConfig, hasher: &MinHa
     let mut generator = TemplateTokens::new();
     let mut checksum = 0;
     for page in pages {
-        let Ok(document) = Document::parse(page, sanitize) else { continue };
+        let Ok(document) = Document::parse(page, sanitize) else {
+            continue;
+        };
         if let Steps::Parse = steps {
             checksum += u64::from(document.len());
             continue;
@@ -105,7 +119,9 @@ fn bench_pages(c: &mut Criterion<ThreadTime>, name: &str, pages: &[String]) {
         ("parse+sanitise+tokens+minhash", Steps::Signature),
     ];
     for (id, steps) in steps {
-        group.bench_function(id, |b| b.iter(|| run(steps, black_box(pages), &config.sanitize, &hasher)));
+        group.bench_function(id, |b| {
+            b.iter(|| run(steps, black_box(pages), &config.sanitize, &hasher))
+        });
     }
     group.finish();
 }
@@ -131,8 +147,19 @@ impl ThreadTime {
 
     fn new() -> Self {
         let is_cpu = Self::cpu_ns().is_some();
-        eprintln!("stage1 bench clock: {}", if is_cpu { "thread CPU time" } else { "wall time" });
-        Self { wall: WallTime, start: Instant::now(), is_cpu }
+        eprintln!(
+            "stage1 bench clock: {}",
+            if is_cpu {
+                "thread CPU time"
+            } else {
+                "wall time"
+            }
+        );
+        Self {
+            wall: WallTime,
+            start: Instant::now(),
+            is_cpu,
+        }
     }
 
     /// The first field of `schedstat`: nanoseconds on a CPU. Linux updates it at each
@@ -144,7 +171,11 @@ impl ThreadTime {
 
     fn now(&self) -> u64 {
         let wall = || u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        if self.is_cpu { Self::cpu_ns().unwrap_or_else(wall) } else { wall() }
+        if self.is_cpu {
+            Self::cpu_ns().unwrap_or_else(wall)
+        } else {
+            wall()
+        }
     }
 }
 

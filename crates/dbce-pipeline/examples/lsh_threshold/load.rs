@@ -55,7 +55,11 @@ struct Truth {
 /// The pages of `path`: a folder with `meta.jsonl` and `html/ID.html`, or a WARC file with a
 /// `.truth.jsonl` beside it. Pages that do not parse are left out and counted on stderr.
 pub(crate) fn load(path: &Path, config: &Config) -> Result<Vec<Page>, Box<dyn Error>> {
-    let labelled = if path.is_dir() { from_dir(path)? } else { from_warc(path, config)? };
+    let labelled = if path.is_dir() {
+        from_dir(path)?
+    } else {
+        from_warc(path, config)?
+    };
     let hasher = MinHasher::new(config.minhash)?;
     let found = labelled.len();
     let pages: Vec<Page> = labelled
@@ -63,11 +67,20 @@ pub(crate) fn load(path: &Path, config: &Config) -> Result<Vec<Page>, Box<dyn Er
         .filter_map(|page| {
             let document = Document::parse(&page.html, &config.sanitize).ok()?;
             let signature = hasher.signature(document.template_tokens());
-            Some(Page { site: page.site, url: page.url, template: page.template, signature })
+            Some(Page {
+                site: page.site,
+                url: page.url,
+                template: page.template,
+                signature,
+            })
         })
         .collect();
     if pages.len() < found {
-        eprintln!("{}: {} of {found} pages did not parse", path.display(), found - pages.len());
+        eprintln!(
+            "{}: {} of {found} pages did not parse",
+            path.display(),
+            found - pages.len()
+        );
     }
     Ok(pages)
 }
@@ -83,7 +96,12 @@ fn from_dir(dir: &Path) -> Result<Vec<Labelled>, Box<dyn Error>> {
         // A page without a site stands alone: its id makes a site of its own.
         let site = meta.site.unwrap_or_else(|| format!("#{}", meta.id));
         let url = meta.url.unwrap_or_else(|| format!("#{}", meta.id));
-        pages.push(Labelled { site, url, template: meta.template_group, html });
+        pages.push(Labelled {
+            site,
+            url,
+            template: meta.template_group,
+            html,
+        });
     }
     Ok(pages)
 }
@@ -94,21 +112,39 @@ fn from_warc(warc: &Path, config: &Config) -> Result<Vec<Labelled>, Box<dyn Erro
         keep_bodies: Some(vec![RecordType::Response, RecordType::Resource]),
         ..ReaderConfig::default()
     };
-    let limits = HttpLimits { max_decoded_bytes: config.read.max_decoded_bytes, ..HttpLimits::default() };
+    let limits = HttpLimits {
+        max_decoded_bytes: config.read.max_decoded_bytes,
+        ..HttpLimits::default()
+    };
     let reader = WarcReader::new(BufReader::new(File::open(warc)?), reader_config)?;
     let mut pages = Vec::new();
     for entry in reader {
-        let Entry::Record(record) = entry? else { continue };
-        let Ok(captured) = captured_html(&record, &limits) else { continue };
-        let template = record.header.record_id().and_then(|id| truth.get(id).cloned().flatten());
-        pages.push(Labelled { site: captured.site.0, url: captured.url, template, html: captured.html });
+        let Entry::Record(record) = entry? else {
+            continue;
+        };
+        let Ok(captured) = captured_html(&record, &limits) else {
+            continue;
+        };
+        let template = record
+            .header
+            .record_id()
+            .and_then(|id| truth.get(id).cloned().flatten());
+        pages.push(Labelled {
+            site: captured.site.0,
+            url: captured.url,
+            template,
+            html: captured.html,
+        });
     }
     Ok(pages)
 }
 
 /// `X.warc.gz` → `X.truth.jsonl`, as `dbce-synth` names its ground truth.
 fn truth_path(warc: &Path) -> PathBuf {
-    let name = warc.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = warc
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
     let stem = name.trim_end_matches(".gz").trim_end_matches(".warc");
     warc.with_file_name(format!("{stem}.truth.jsonl"))
 }

@@ -42,7 +42,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut config = Config::default();
     let mut args = std::env::args_os().skip(1).peekable();
     if args.next_if(|arg| arg == "--seed").is_some() {
-        let seed = args.next().and_then(|s| s.to_str()?.parse().ok()).ok_or(USAGE)?;
+        let seed = args
+            .next()
+            .and_then(|s| s.to_str()?.parse().ok())
+            .ok_or(USAGE)?;
         config.minhash.seed = seed;
     }
     let paths: Vec<PathBuf> = args.map(PathBuf::from).collect();
@@ -103,8 +106,10 @@ fn print_coverage(first: &str, outcome: &Outcome, exhaustive: Option<&Outcome>) 
         outcome.found.values().map(count).sum::<usize>() as f64 / pages as f64
     };
     let with_best = count(|f| f.best.is_some());
-    let finds_best =
-        exhaustive.map_or_else(|| "—".to_owned(), |e| share(best_found(outcome, e), with_best));
+    let finds_best = exhaustive.map_or_else(
+        || "—".to_owned(),
+        |e| share(best_found(outcome, e), with_best),
+    );
     println!(
         "| {first} | {} | {} | {:.1} | {:.1} | {finds_best} |",
         share(with_best, pages),
@@ -142,7 +147,10 @@ fn best_found(outcome: &Outcome, exhaustive: &Outcome) -> usize {
 
 /// What an exhaustive query adds for the pages LSH leaves without a partner.
 fn print_fallback(by_threshold: &[(f64, LshParams, Outcome)], exhaustive: &Outcome) {
-    let floors: String = FLOORS.iter().map(|f| format!(" with fallback ≥ {f:.1} |")).collect();
+    let floors: String = FLOORS
+        .iter()
+        .map(|f| format!(" with fallback ≥ {f:.1} |"))
+        .collect();
     println!(
         "| threshold | pages without a partner | their best in site: p10 / median / p90 \
          | same template |{floors}\n|{}",
@@ -184,9 +192,16 @@ fn print_bins(exhaustive: &Outcome) {
     let best: Vec<Partner> = exhaustive.found.values().filter_map(|f| f.best).collect();
     for (i, &low) in BINS.iter().enumerate() {
         let high = BINS.get(i + 1).copied().unwrap_or(f64::INFINITY);
-        let bin: Vec<Partner> =
-            best.iter().copied().filter(|p| (low..high).contains(&p.jaccard)).collect();
-        let label = if high.is_finite() { format!("{low:.1}–{high:.1}") } else { format!("≥ {low:.1}") };
+        let bin: Vec<Partner> = best
+            .iter()
+            .copied()
+            .filter(|p| (low..high).contains(&p.jaccard))
+            .collect();
+        let label = if high.is_finite() {
+            format!("{low:.1}–{high:.1}")
+        } else {
+            format!("≥ {low:.1}")
+        };
         println!("| {label} | {} | {} |", bin.len(), same_template(&bin));
     }
     println!();
@@ -203,7 +218,10 @@ fn share(part: usize, whole: usize) -> String {
     if whole == 0 {
         return "—".to_owned();
     }
-    format!("{:.0}% ({part}/{whole})", 100.0 * part as f64 / whole as f64)
+    format!(
+        "{:.0}% ({part}/{whole})",
+        100.0 * part as f64 / whole as f64
+    )
 }
 
 /// The nearest-rank `q`-quantile of sorted `values`, or a dash if there are none.

@@ -33,8 +33,6 @@ pub(crate) struct Partner {
 pub(crate) struct Outcome {
     /// One per page of a site with two pages or more, by page index.
     pub(crate) found: BTreeMap<usize, Found>,
-    /// Unordered partner pairs.
-    pub(crate) pairs: usize,
     /// Partner pairs of which both templates are known.
     pub(crate) pairs_known: usize,
     /// Of those, pairs of one template.
@@ -51,7 +49,11 @@ pub(crate) fn sites(pages: &[Page]) -> Vec<Vec<usize>> {
 }
 
 /// Partners found by LSH with `params`, an index per site as stage `group` keys buckets by site.
-pub(crate) fn by_lsh(pages: &[Page], sites: &[Vec<usize>], params: LshParams) -> Result<Outcome, Error> {
+pub(crate) fn by_lsh(
+    pages: &[Page],
+    sites: &[Vec<usize>],
+    params: LshParams,
+) -> Result<Outcome, Error> {
     measure(pages, sites, |ids| {
         let mut index = LshIndex::new(pages[ids[0]].signature.config(), params)?;
         for &id in ids {
@@ -88,13 +90,18 @@ fn measure(
     sites: &[Vec<usize>],
     mut rank: impl FnMut(&[usize]) -> Result<Vec<Vec<Candidate<usize>>>, Error>,
 ) -> Result<Outcome, Error> {
-    let mut outcome = Outcome { found: BTreeMap::new(), pairs: 0, pairs_known: 0, pairs_same: 0 };
+    let mut outcome = Outcome {
+        found: BTreeMap::new(),
+        pairs_known: 0,
+        pairs_same: 0,
+    };
     for ids in sites {
         for (&id, candidates) in ids.iter().zip(rank(ids)?) {
-            let partners: Vec<&Candidate<usize>> =
-                candidates.iter().filter(|c| pages[c.id].url != pages[id].url).collect();
+            let partners: Vec<&Candidate<usize>> = candidates
+                .iter()
+                .filter(|c| pages[c.id].url != pages[id].url)
+                .collect();
             for c in partners.iter().filter(|c| c.id > id) {
-                outcome.pairs += 1;
                 if let Some(same) = same_template(&pages[id], &pages[c.id]) {
                     outcome.pairs_known += 1;
                     outcome.pairs_same += usize::from(same);
@@ -104,12 +111,15 @@ fn measure(
                 jaccard: c.jaccard,
                 same_template: same_template(&pages[id], &pages[c.id]),
             };
-            outcome.found.insert(id, Found {
-                candidates: candidates.len(),
-                partners: partners.len(),
-                best: partners.first().map(partner),
-                second: partners.get(1).map(partner),
-            });
+            outcome.found.insert(
+                id,
+                Found {
+                    candidates: candidates.len(),
+                    partners: partners.len(),
+                    best: partners.first().map(partner),
+                    second: partners.get(1).map(partner),
+                },
+            );
         }
     }
     Ok(outcome)

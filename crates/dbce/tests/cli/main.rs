@@ -6,8 +6,8 @@ mod cdx;
 mod config;
 mod get;
 mod inspect;
-mod template;
 mod stage;
+mod template;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
