@@ -1,6 +1,9 @@
 //! Cross selection, text-run diff, bit-pattern classification (thesis §2.3, App. B).
 //!
-//! For now this crate holds the text-run diff's matcher only. The principal types are:
+//! For now this crate holds the text-run diff's matcher and the bit-pattern tables. The
+//! principal types are:
+//! - [`BitPattern`] (a cross's [`Bits`] and a run's, over [`CrossRole`]s) and [`classify`],
+//!   Appendix B's tables ([`APPENDIX_B`]) as data, with [`InvalidMode`] for test case T002;
 //! - [`SequenceMatcher`], a faithful port of Python's `difflib.SequenceMatcher` (CPython
 //!   3.11, `isjunk=None`), generic over any `Eq + Hash` key, with
 //!   [`find_longest_match`](SequenceMatcher::find_longest_match),
@@ -34,6 +37,10 @@
 
 mod error;
 mod matcher;
+mod pattern;
 
 pub use error::{Error, Side};
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
+pub use pattern::{
+    APPENDIX_B, BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify, classify_with,
+};
