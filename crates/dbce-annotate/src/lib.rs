@@ -2,6 +2,8 @@
 //!
 //! For now this crate holds the text-run diff's matcher and the bit-pattern tables. The
 //! principal types are:
+//! - [`select_cross`]: a page's [`Cross`] among its candidates ([`CrossCandidate`], compared
+//!   by [`UrlKey`]);
 //! - [`BitPattern`] (a cross's [`Bits`] and a run's, over [`CrossRole`]s) and [`classify`],
 //!   Appendix B's tables ([`APPENDIX_B`]) as data, with [`InvalidMode`] for test case T002;
 //! - [`SequenceMatcher`], a faithful port of Python's `difflib.SequenceMatcher` (CPython
@@ -35,10 +37,12 @@
 
 #![deny(missing_docs)]
 
+mod cross;
 mod error;
 mod matcher;
 mod pattern;
 
+pub use cross::{Cross, CrossCandidate, UrlKey, select_cross};
 pub use error::{Error, Side};
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
 pub use pattern::{
