@@ -75,11 +75,7 @@ pub fn captured_html(record: &Record, limits: &HttpLimits) -> Result<CapturedHtm
     let date = record.header.date().ok_or(NotAPage::BadDate)?;
     let captured = Timestamp::from_warc_date(date).ok_or(NotAPage::BadDate)?;
     let block = record.body.bytes().ok_or(NotAPage::NoBody)?;
-    let is_http = record
-        .header
-        .content_type()
-        .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"));
-    let html = if is_http {
+    let html = if record.header.is_http_message() {
         let response = parse_response(block, limits).map_err(|_| NotAPage::BadHttp)?;
         if !(200..300).contains(&response.status) {
             return Err(NotAPage::HttpStatus);

@@ -101,7 +101,8 @@ pub struct Source {
 pub struct PageRef {
     /// The page's id.
     pub page: PageId,
-    /// The source record's `WARC-Record-ID`.
+    /// The source record's `WARC-Record-ID`; for ARC records, which have none,
+    /// `<urn:dbce:file-F:offset-O>` with the record's `FileId` and offset.
     pub record_id: String,
     /// The captured URL (`WARC-Target-URI`).
     pub url: String,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use dbce_dom::{Document, TemplateTokens};
 use dbce_http::HttpLimits;
-use dbce_minhash::{LshParams, MinHasher};
+use dbce_minhash::{BandKey, LshParams, MinHasher};
 use dbce_warc::{Entry, ReaderConfig, Record, RecordType, WarcReader};
 use rayon::prelude::*;
 
@@ -68,7 +68,10 @@ struct ReadStep {
     config: Config,
     hasher: MinHasher,
     limits: HttpLimits,
-    params: BTreeMap<String, LshParams>,
+    /// Bands and rows for sites without a threshold of their own.
+    default_params: LshParams,
+    /// Bands and rows of the sites with their own threshold.
+    site_params: BTreeMap<String, LshParams>,
     pages: ArtifactWriter<PageRef>,
     bands: Vec<ArtifactWriter<BandRow>>,
     skips: SkipLog,
@@ -77,7 +80,7 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    Page(PageRef),
+    Page(PageRef, Vec<BandKey>),
     Skip(SkipLine),
 }
 
@@ -92,7 +95,13 @@ impl ReadStep {
                 max_decoded_bytes: config.read.max_decoded_bytes,
                 ..HttpLimits::default()
             },
-            params: BTreeMap::new(),
+            default_params: LshParams::optimal(config.lsh.threshold, config.minhash.num_perm)?,
+            site_params: config
+                .lsh
+                .site_thresholds
+                .keys()
+                .map(|site| Ok((site.clone(), config.lsh_params(site)?)))
+                .collect::<Result<_, StageError>>()?,
             pages: ArtifactWriter::create(&pages_path, PAGES)?,
             bands: (0..config.lsh.partitions as usize)
                 .map(|p| {
@@ -143,12 +152,12 @@ impl ReadStep {
             .into_par_iter()
             .map(|entry| match entry {
                 Entry::Record(record) => self.page(&record, file),
-                Entry::Skip(skip) => Outcome::Skip(SkipLine::from_warc(file, &skip)),
+                Entry::Skip(skip) => Ok(Outcome::Skip(SkipLine::from_warc(file, &skip))),
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         for outcome in outcomes {
             match outcome {
-                Outcome::Page(page) => self.add_page(page)?,
+                Outcome::Page(page, bands) => self.add_page(&page, &bands)?,
                 Outcome::Skip(skip) => {
                     self.report.skip(skip.reason.clone());
                     self.skips.push(&skip)?;
@@ -158,13 +167,14 @@ impl ReadStep {
         Ok(())
     }
 
-    fn page(&self, record: &Record, file: FileId) -> Outcome {
+    /// The page in `record` with its LSH band keys, or why it is not a page.
+    fn page(&self, record: &Record, file: FileId) -> Result<Outcome, StageError> {
         let source = Source {
             file,
             offset: record.locator.offset,
             length: record.locator.length,
         };
-        let skip = |reason: &str| Outcome::Skip(SkipLine::from_record(source, record, reason));
+        let skip = |reason: &str| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
         let captured = match captured_html(record, &self.limits) {
             Ok(captured) => captured,
             Err(not) => return skip(not.reason()),
@@ -173,35 +183,42 @@ impl ReadStep {
             Ok(document) => document,
             Err(error) => return skip(dom_reason(&error)),
         };
-        let mut tokens = Vec::new();
-        TemplateTokens::new().for_each(&document, |token| tokens.push(token.to_owned()));
-        let signature = self.hasher.signature(&tokens);
-        let record_id = record.header.record_id().unwrap_or_default().to_owned();
-        Outcome::Page(PageRef {
+        // Tokens end to end in one buffer: no allocation per token.
+        let (mut joined, mut ends) = (String::new(), Vec::new());
+        TemplateTokens::new().for_each(&document, |token| {
+            joined.push_str(token);
+            ends.push(joined.len());
+        });
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        let signature = self
+            .hasher
+            .signature(starts.zip(&ends).map(|(a, &b)| &joined[a..b]));
+        let params = self
+            .site_params
+            .get(&captured.site.0)
+            .unwrap_or(&self.default_params);
+        let bands = params.band_keys(&signature)?;
+        // ARC records have no record id: the file and offset name them instead.
+        let record_id = record.header.record_id().map_or_else(
+            || format!("<urn:dbce:file-{}:offset-{}>", file.0, source.offset),
+            str::to_owned,
+        );
+        let page = PageRef {
             page: PageId::from_record_id(&record_id),
             record_id,
             url: captured.url,
             site: captured.site,
             captured: captured.captured,
             source,
-            tokens: u32::try_from(tokens.len()).unwrap_or(u32::MAX),
+            tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
-        })
+        };
+        Ok(Outcome::Page(page, bands))
     }
 
-    fn add_page(&mut self, page: PageRef) -> Result<(), StageError> {
-        let params = match self.params.get(&page.site.0) {
-            Some(params) => *params,
-            None => {
-                let params = self.config.lsh_params(&page.site.0)?;
-                self.params.insert(page.site.0.clone(), params);
-                params
-            }
-        };
-        let signature =
-            dbce_minhash::Signature::from_values(self.config.minhash, page.signature.clone())?;
+    fn add_page(&mut self, page: &PageRef, bands: &[BandKey]) -> Result<(), StageError> {
         let partitions = self.config.lsh.partitions;
-        for band in params.band_keys(&signature)? {
+        for &band in bands {
             let key = BucketKey::new(&page.site, band);
             let row = BandRow {
                 key,
@@ -209,7 +226,7 @@ impl ReadStep {
             };
             self.bands[key.partition(partitions) as usize].push(&row)?;
         }
-        self.pages.push(&page)?;
+        self.pages.push(page)?;
         self.report.emit();
         Ok(())
     }

@@ -223,3 +223,18 @@ fn cleanportaleval_pages_group_by_template() {
         "pages without a partner of their template: {alone:?}"
     );
 }
+
+/// ARC records have no `WARC-Record-ID`: each page still gets its own id, from file and offset.
+#[test]
+fn arc_pages_get_distinct_ids() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/warc");
+    let inputs = vec![root.join("example.arc"), root.join("example.arc.gz")];
+    let dir = tempfile::tempdir().unwrap();
+    let work = WorkDir::new(dir.path());
+    let (read, _) = run_stage1(&work, &Config::default(), &inputs, 1).unwrap();
+    assert_eq!(read.emitted, 2);
+    let pages = pages(&work, 1);
+    assert_ne!(pages[0].page, pages[1].page);
+    assert_eq!(pages[0].record_id, "<urn:dbce:file-0:offset-151>");
+    assert!(pages[1].record_id.starts_with("<urn:dbce:file-1:offset-"));
+}

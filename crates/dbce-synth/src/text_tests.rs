@@ -4,17 +4,9 @@ use super::*;
 use crate::lang::Language;
 use crate::seed::{Stream, rng};
 
-const ALL: [Language; 5] = [
-    Language::English,
-    Language::German,
-    Language::French,
-    Language::Russian,
-    Language::Japanese,
-];
-
 #[test]
 fn names_are_injective_and_long_enough() {
-    for language in ALL {
+    for language in Language::ALL {
         let lang = language.data();
         let mut seen = HashSet::new();
         for id in (0..20_000).chain([u64::from(u32::MAX), name_id(4095, 1 << 20, 255)]) {
@@ -28,7 +20,7 @@ fn names_are_injective_and_long_enough() {
 /// A list word that could be read as a name would break the uniqueness argument.
 #[test]
 fn no_list_word_is_spelled_like_a_name() {
-    for language in ALL {
+    for language in Language::ALL {
         let lang = language.data();
         for word in lang.function.iter().chain(&lang.words) {
             let lower = word.to_lowercase();

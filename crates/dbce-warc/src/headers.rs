@@ -66,11 +66,11 @@ impl Headers {
             }
             let colon =
                 memchr::memchr(b':', line).ok_or(HeaderError::MissingColon { line: index + 1 })?;
-            let name = trim_ascii(&line[..colon]);
+            let name = line[..colon].trim_ascii();
             if name.is_empty() || !name.iter().all(|&b| is_token_byte(b)) {
                 return Err(HeaderError::InvalidName { line: index + 1 });
             }
-            let value = String::from_utf8_lossy(trim_ascii(&line[colon + 1..])).into_owned();
+            let value = String::from_utf8_lossy(line[colon + 1..].trim_ascii()).into_owned();
             fields.push((String::from_utf8_lossy(name).into_owned(), value));
         }
         Ok(Self { fields })
@@ -163,10 +163,6 @@ const TOKEN_BYTES: [bool; 256] = {
 
 fn is_token_byte(b: u8) -> bool {
     TOKEN_BYTES[usize::from(b)]
-}
-
-fn trim_ascii(bytes: &[u8]) -> &[u8] {
-    bytes.trim_ascii()
 }
 
 #[cfg(test)]

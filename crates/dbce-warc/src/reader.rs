@@ -309,7 +309,7 @@ impl<R: Read + Seek> WarcReader<R> {
         }
         if length > limit {
             let reason = SkipReason::RecordTooLarge { length, limit };
-            self.skip_trailer_and_rest(cross)?;
+            self.skip_newlines_counted(cross)?;
             return Err(Problem::Skip(reason, Resync::Here));
         }
         Ok(if keep {
@@ -353,11 +353,6 @@ impl<R: Read + Seek> WarcReader<R> {
         }
     }
 
-    fn skip_trailer_and_rest(&mut self, cross: bool) -> Result<(), Problem> {
-        self.skip_newlines_counted(cross)?;
-        Ok(())
-    }
-
     /// The record's locator, once its trailer has been read. In an uncompressed file the
     /// record ends with its block, as warcio and cdxj-indexer count it; the newlines after it
     /// are not part of it.
@@ -385,9 +380,7 @@ impl<R: Read + Seek> WarcReader<R> {
     fn check_digests(&self, header: &RecordHeader, body: &Body) -> Option<Digests> {
         let block = body.bytes().filter(|_| self.config.verify_digests)?;
         let payload_field = header.fields.get("WARC-Payload-Digest");
-        let is_http = header
-            .content_type()
-            .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"));
+        let is_http = header.is_http_message();
         let payload = if is_http {
             digest::http_payload(block)
         } else {

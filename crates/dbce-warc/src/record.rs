@@ -137,6 +137,11 @@ impl RecordHeader {
         self.fields.get("Content-Type")
     }
 
+    /// Whether the block is an HTTP message (`Content-Type: application/http…`).
+    pub fn is_http_message(&self) -> bool {
+        self.content_type().is_some_and(is_http_content_type)
+    }
+
     /// `Content-Length`, the size of the block in bytes, if present and a valid number.
     pub fn content_length(&self) -> Option<u64> {
         self.fields.get("Content-Length")?.trim().parse().ok()
@@ -193,4 +198,10 @@ pub struct Record {
     pub format: ArchiveFormat,
     /// Digest checks, when the reader was asked to verify digests and the block was kept.
     pub digests: Option<crate::Digests>,
+}
+
+/// Whether a `Content-Type` names an HTTP message (`application/http`, any parameters).
+pub(crate) fn is_http_content_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("application/http")
 }

@@ -374,6 +374,29 @@ pub(crate) enum Outcome {
     Corrupt,
 }
 
+impl Outcome {
+    /// What one decoder step comes to: bytes out, the member's end, the file's end inside the
+    /// member, or no progress on available input (corrupt); `None` to feed the decoder more.
+    pub(crate) fn of_step(
+        produced: usize,
+        ended: bool,
+        at_eof: bool,
+        consumed: usize,
+    ) -> Option<Self> {
+        if produced > 0 {
+            Some(Self::Produced(produced))
+        } else if ended {
+            Some(Self::Ended)
+        } else if at_eof {
+            Some(Self::Truncated)
+        } else if consumed == 0 {
+            Some(Self::Corrupt)
+        } else {
+            None
+        }
+    }
+}
+
 /// What starting a member gave.
 pub(crate) enum Begin {
     /// A member header was read; decoding can start.

@@ -128,5 +128,5 @@ fn carries_http(record: &NewRecord) -> bool {
     ) && record
         .fields
         .get("Content-Type")
-        .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"))
+        .is_some_and(crate::record::is_http_content_type)
 }

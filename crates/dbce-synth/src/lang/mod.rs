@@ -66,6 +66,16 @@ static LANGS: LazyLock<[Lang; 5]> = LazyLock::new(|| {
 });
 
 impl Language {
+    /// Every language, for tests that go through all of them.
+    #[cfg(test)]
+    pub(crate) const ALL: [Language; 5] = [
+        Language::English,
+        Language::German,
+        Language::French,
+        Language::Russian,
+        Language::Japanese,
+    ];
+
     /// The language's data.
     pub(crate) fn data(self) -> &'static Lang {
         &LANGS[self as usize]
@@ -139,17 +149,9 @@ mod tests {
     use super::*;
     use crate::clock::EPOCH;
 
-    const ALL: [Language; 5] = [
-        Language::English,
-        Language::German,
-        Language::French,
-        Language::Russian,
-        Language::Japanese,
-    ];
-
     #[test]
     fn word_lists_are_loaded() {
-        for language in ALL {
+        for language in Language::ALL {
             let data = language.data();
             assert!(data.function.len() >= 12, "{}", data.tag);
             assert!(

@@ -82,24 +82,12 @@ impl GzipMember {
             let produced = counted(self.inflate.total_out() - out_before);
             input.consume(consumed);
             self.crc.update(&out[..produced]);
-            if status == Status::StreamEnd {
-                if let Some(bad) = self.finish(input)? {
-                    return Ok(bad);
-                }
-                return Ok(if produced > 0 {
-                    Outcome::Produced(produced)
-                } else {
-                    Outcome::Ended
-                });
+            let ended = status == Status::StreamEnd;
+            if ended && let Some(bad) = self.finish(input)? {
+                return Ok(bad);
             }
-            if produced > 0 {
-                return Ok(Outcome::Produced(produced));
-            }
-            if at_eof {
-                return Ok(Outcome::Truncated);
-            }
-            if consumed == 0 {
-                return Ok(Outcome::Corrupt);
+            if let Some(outcome) = Outcome::of_step(produced, ended, at_eof, consumed) {
+                return Ok(outcome);
             }
         }
     }

@@ -119,17 +119,8 @@ impl ZstdFrames {
             let (consumed, produced) = (source.pos(), sink.pos());
             input.consume(consumed);
             self.finished = hint == 0;
-            if produced > 0 {
-                return Ok(Outcome::Produced(produced));
-            }
-            if self.finished {
-                return Ok(Outcome::Ended);
-            }
-            if at_eof {
-                return Ok(Outcome::Truncated);
-            }
-            if consumed == 0 {
-                return Ok(Outcome::Corrupt);
+            if let Some(outcome) = Outcome::of_step(produced, self.finished, at_eof, consumed) {
+                return Ok(outcome);
             }
         }
     }

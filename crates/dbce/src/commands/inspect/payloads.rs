@@ -28,14 +28,10 @@ pub(crate) struct PayloadCounts {
 impl PayloadCounts {
     /// Adds `record` if it is an HTTP response.
     pub(crate) fn add(&mut self, record: &Record, limits: &HttpLimits) {
-        let is_http = record
-            .header
-            .content_type()
-            .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"));
         let Some(block) = record.body.bytes() else {
             return;
         };
-        if record.header.record_type != RecordType::Response || !is_http {
+        if record.header.record_type != RecordType::Response || !record.header.is_http_message() {
             return;
         }
         let response = match parse_response(block, limits) {
