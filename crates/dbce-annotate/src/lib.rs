@@ -37,14 +37,20 @@
 
 #![deny(missing_docs)]
 
+mod annotation;
 mod cross;
 mod error;
 mod matcher;
 mod pattern;
+mod render;
+mod tokens;
 
+pub use annotation::{Decision, LabelledRun, Run, annotate, classify_runs, propagate};
 pub use cross::{Cross, CrossCandidate, UrlKey, select_cross};
 pub use error::{Error, Side};
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
 pub use pattern::{
     APPENDIX_B, BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify, classify_with,
 };
+pub use render::{annotated_html, content_text, decision_name, label_name};
+pub use tokens::{Interner, PageTokens, TokenPlace, WordId, words};

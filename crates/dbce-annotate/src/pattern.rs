@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// A member of a cross (thesis §2.3, "Cross Construction").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CrossRole {
@@ -33,7 +35,9 @@ impl CrossRole {
 }
 
 /// A set of cross roles, written as the thesis writes it: `(cur, up, down, prev, next)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub struct Bits(u8);
 
 impl Bits {
@@ -64,6 +68,16 @@ impl Bits {
     }
 }
 
+impl Bits {
+    /// The set as five digits in role order, `11000` for `cur` and `up`: for class names.
+    pub fn code(self) -> String {
+        CrossRole::ALL
+            .iter()
+            .map(|&r| if self.contains(r) { '1' } else { '0' })
+            .collect()
+    }
+}
+
 impl fmt::Display for Bits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let bits: Vec<String> = CrossRole::ALL
@@ -84,7 +98,7 @@ pub struct BitPattern {
 }
 
 /// What the bit patterns say of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum PatternClass {
     /// `dbce-class-content`.
     Content,

@@ -7,6 +7,7 @@ use std::fmt;
 /// Ids follow document order (a pre-order walk): the document node is [`NodeId::ROOT`], a node's
 /// descendants directly follow it, and every node has a larger id than its parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NodeId(u32);
 
 impl NodeId {

@@ -81,8 +81,10 @@ fn is_hidden(node: NodeRef<'_>) -> bool {
     matches!(node.name(), Some("head" | "title"))
 }
 
-/// Elements that start and end a line in [`Document::visible_text`].
-fn is_block(name: &str) -> bool {
+/// Whether an element of this (lowercase) name starts and ends a line of text, as block-level
+/// elements do in a browser: the line breaks of [`Document::visible_text`] and of every text
+/// rendering built with [`Document::visible_text_with`].
+pub fn is_block_element(name: &str) -> bool {
     matches!(
         name,
         "address"
@@ -152,7 +154,14 @@ impl Document {
     /// All visible text, one line per block element (and per `<br>`), with whitespace
     /// collapsed: the "keep all visible text" baseline, and a view for debugging.
     pub fn visible_text(&self) -> String {
-        let mut out = Lines::default();
+        self.visible_text_with(|_, text, out| out.push_text(text))
+    }
+
+    /// Visible text with the line structure of [`visible_text`](Self::visible_text), where
+    /// `emit` decides what of each text node goes out: it is called with the node and its text
+    /// and pushes what it keeps (all of it, parts, or nothing) to the [`TextLines`].
+    pub fn visible_text_with(&self, mut emit: impl FnMut(NodeId, &str, &mut TextLines)) -> String {
+        let mut out = TextLines::default();
         // Ends of the open block elements, innermost last.
         let mut block_ends: Vec<u32> = Vec::new();
         let mut next = 0;
@@ -163,9 +172,9 @@ impl Document {
             }
             next += 1;
             match (node.kind(), node.name()) {
-                (NodeKind::Text, _) => out.push_text(node.text().unwrap_or_default()),
+                (NodeKind::Text, _) => emit(node.id(), node.text().unwrap_or_default(), &mut out),
                 (_, Some("br")) => out.line_break(),
-                (_, Some(name)) if is_block(name) => {
+                (_, Some(name)) if is_block_element(name) => {
                     out.line_break();
                     block_ends.push(node.end());
                 }
@@ -177,20 +186,23 @@ impl Document {
     }
 }
 
-/// Text with collapsed whitespace, built line by line.
-#[derive(Default)]
-struct Lines {
+/// Text with collapsed whitespace, built line by line: the output of
+/// [`Document::visible_text_with`].
+#[derive(Debug, Default)]
+pub struct TextLines {
     out: String,
     /// Whitespace was seen since the last word of the current line.
     space: bool,
 }
 
-impl Lines {
+impl TextLines {
     fn at_line_start(&self) -> bool {
         self.out.is_empty() || self.out.ends_with('\n')
     }
 
-    fn push_text(&mut self, text: &str) {
+    /// Appends text: words are separated by one space where `text` or what came before has
+    /// whitespace between them, and joined where it has none.
+    pub fn push_text(&mut self, text: &str) {
         if text.is_empty() {
             return;
         }
@@ -207,7 +219,8 @@ impl Lines {
         self.space = text.ends_with(char::is_whitespace);
     }
 
-    fn line_break(&mut self) {
+    /// Ends the current line, unless it is empty.
+    pub fn line_break(&mut self) {
         if !self.at_line_start() {
             self.out.push('\n');
         }

@@ -1,0 +1,282 @@
+//! What a reader sees of an annotated page: the cleaned text and the annotated HTML.
+
+use dbce_dom::{Document, NodeId, TextLines, escape_attr, escape_text};
+
+use crate::PatternClass;
+use crate::annotation::{Decision, LabelledRun};
+
+/// The content runs of a page as text: one line per block element (paragraph, heading, list
+/// item, table row, …) and per `<br>`, words of one line separated by single spaces.
+///
+/// `runs` must be in document order, as [`annotate`](crate::annotate) returns them.
+pub fn content_text(doc: &Document, runs: &[LabelledRun]) -> String {
+    let mut cursor = RunCursor::new(runs);
+    doc.visible_text_with(|node, text, out: &mut TextLines| {
+        let mut last_end = 0;
+        for run in cursor.runs_of(node) {
+            let (start, end) = (run.run.start as usize, run.run.end as usize);
+            push_space_in(text.get(last_end..start), out);
+            if run.class == PatternClass::Content {
+                out.push_text(text.get(start..end).unwrap_or_default());
+            }
+            last_end = end;
+        }
+        push_space_in(text.get(last_end..), out);
+    })
+}
+
+/// Whitespace in text between runs still separates the words around it.
+fn push_space_in(gap: Option<&str>, out: &mut TextLines) {
+    if gap.is_some_and(|gap| gap.contains(char::is_whitespace)) {
+        out.push_text(" ");
+    }
+}
+
+/// Walks runs in document order, handing out those of one text node at a time.
+struct RunCursor<'r> {
+    runs: &'r [LabelledRun],
+    next: usize,
+}
+
+impl<'r> RunCursor<'r> {
+    fn new(runs: &'r [LabelledRun]) -> Self {
+        Self { runs, next: 0 }
+    }
+
+    /// The runs of `node`; nodes must be asked for in document order.
+    fn runs_of(&mut self, node: NodeId) -> &'r [LabelledRun] {
+        while self.runs.get(self.next).is_some_and(|r| r.run.node < node) {
+            self.next += 1;
+        }
+        let start = self.next;
+        while self.runs.get(self.next).is_some_and(|r| r.run.node == node) {
+            self.next += 1;
+        }
+        &self.runs[start..self.next]
+    }
+}
+
+/// The CSS of the legend: content green, boilerplate red, invalid grey.
+const LEGEND_STYLE: &str = "<style>\
+.dbce-content{background:#c8f7c5}\
+.dbce-boilerplate{background:#f7c5c5;color:#555}\
+.dbce-invalid{background:#ddd}\
+#dbce-legend{position:fixed;bottom:0;right:0;z-index:2147483647;background:#fff;\
+border:1px solid #888;padding:4px 8px;font:12px sans-serif}\
+#dbce-legend span{padding:0 4px;margin:0 2px}\
+</style>";
+
+/// The annotated HTML of a page: the page's original `<head>` (its scripts removed, a `<base>`
+/// pointing at `url` so relative styles and images resolve), then the sanitised body with each
+/// run wrapped in `<span class="dbce dbce-LABEL" data-bits="CROSS/RUN" title="…">`, and a small
+/// legend. `raw_html` is the page as captured, for its head.
+pub fn annotated_html(
+    doc: &Document,
+    raw_html: &str,
+    url: &str,
+    cross: crate::Bits,
+    runs: &[LabelledRun],
+) -> String {
+    let mut out = String::with_capacity(raw_html.len() + runs.len() * 64);
+    out.push_str("<!DOCTYPE html>\n<html><head><base href=\"");
+    escape_attr(url, &mut out);
+    out.push_str("\">");
+    out.push_str(&head_without_scripts(raw_html));
+    out.push_str(LEGEND_STYLE);
+    out.push_str("</head>\n");
+    let mut cursor = RunCursor::new(runs);
+    let cross_code = cross.code();
+    let write_text = |node: NodeId, text: &str, out: &mut String| {
+        let mut last_end = 0;
+        for run in cursor.runs_of(node) {
+            let (start, end) = (run.run.start as usize, run.run.end as usize);
+            escape_text(text.get(last_end..start).unwrap_or_default(), out);
+            let label = label_name(run.class);
+            out.push_str("<span class=\"dbce dbce-");
+            out.push_str(label);
+            out.push_str("\" data-bits=\"");
+            out.push_str(&cross_code);
+            out.push('/');
+            out.push_str(&run.run.bits.code());
+            out.push_str("\" title=\"");
+            out.push_str(label);
+            out.push_str(" by ");
+            out.push_str(decision_name(run.decision));
+            out.push_str(", cross ");
+            out.push_str(&cross_code);
+            out.push_str(", run ");
+            out.push_str(&run.run.bits.code());
+            out.push_str("\">");
+            escape_text(text.get(start..end).unwrap_or_default(), out);
+            out.push_str("</span>");
+            last_end = end;
+        }
+        escape_text(text.get(last_end..).unwrap_or_default(), out);
+    };
+    match doc.body() {
+        Some(body) => doc.write_html(body, &mut out, write_text),
+        None => out.push_str("<body>"),
+    }
+    if out.ends_with("</body>") {
+        out.truncate(out.len() - "</body>".len());
+    }
+    out.push_str(
+        "<div id=\"dbce-legend\">dbce: <span class=\"dbce-content\">content</span>\
+         <span class=\"dbce-boilerplate\">boilerplate</span>\
+         <span class=\"dbce-invalid\">invalid</span></div></body></html>\n",
+    );
+    out
+}
+
+/// The name of a class in markup and reports.
+pub fn label_name(class: PatternClass) -> &'static str {
+    match class {
+        PatternClass::Content => "content",
+        PatternClass::Boilerplate => "boilerplate",
+        PatternClass::Invalid => "invalid",
+    }
+}
+
+/// The name of a decision in markup and reports.
+pub fn decision_name(decision: Decision) -> &'static str {
+    match decision {
+        Decision::Pattern => "pattern",
+        Decision::InvalidAsBoilerplate => "t002",
+        Decision::Forest => "forest",
+        Decision::SinglePage => "single-page",
+    }
+}
+
+/// The inside of the first `<head>` element of `html`, without `<script>` elements; empty if
+/// there is no head.
+fn head_without_scripts(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let Some(open) = find_tag(&lower, "<head", 0) else {
+        return String::new();
+    };
+    let Some(content_start) = lower[open..].find('>').map(|i| open + i + 1) else {
+        return String::new();
+    };
+    let content_end = lower[content_start..]
+        .find("</head")
+        .or_else(|| lower[content_start..].find("<body"))
+        .map_or(lower.len(), |i| content_start + i);
+    let mut out = String::new();
+    let mut at = content_start;
+    while let Some(script) = find_tag(&lower[..content_end], "<script", at) {
+        out.push_str(&html[at..script]);
+        at = lower[script..content_end]
+            .find("</script")
+            .and_then(|i| lower[script + i..].find('>').map(|j| script + i + j + 1))
+            .unwrap_or(content_end)
+            .min(content_end);
+    }
+    out.push_str(&html[at..content_end]);
+    out
+}
+
+/// The position of tag `name` (such as `<head`) at or after `from` in lowercased `html`,
+/// followed by `>`, whitespace or `/` so that `<header` is not `<head`.
+fn find_tag(lower: &str, name: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(i) = lower.get(at..)?.find(name) {
+        let pos = at + i;
+        match lower.as_bytes().get(pos + name.len()) {
+            Some(b'>' | b'/') | None => return Some(pos),
+            Some(c) if c.is_ascii_whitespace() => return Some(pos),
+            _ => at = pos + name.len(),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotation::Run;
+    use crate::{Bits, CrossRole};
+    use dbce_dom::SanitizeConfig;
+
+    fn labelled(doc: &Document, pieces: &[(&str, PatternClass)]) -> Vec<LabelledRun> {
+        // Finds each piece as a substring of some text node, in order.
+        pieces
+            .iter()
+            .map(|&(piece, class)| {
+                let node = doc
+                    .nodes()
+                    .find(|n| n.text().is_some_and(|t| t.contains(piece)))
+                    .unwrap();
+                let start = node.text().unwrap().find(piece).unwrap();
+                LabelledRun {
+                    run: Run {
+                        node: node.id(),
+                        start: start as u32,
+                        end: (start + piece.len()) as u32,
+                        first_token: 0,
+                        words: piece.split_whitespace().count() as u32,
+                        bits: Bits::of(&[CrossRole::Cur]),
+                    },
+                    class,
+                    decision: Decision::Pattern,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn content_text_keeps_blocks_and_drops_boilerplate() {
+        let doc = Document::parse(
+            "<body><ul><li>Home</li><li>News</li></ul><h1>Title here</h1>\
+             <p>First <b>para</b> text. Share this</p><p>Second</p></body>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        use PatternClass::{Boilerplate as B, Content as C};
+        let runs = labelled(
+            &doc,
+            &[
+                ("Home", B),
+                ("News", B),
+                ("Title here", C),
+                ("First", C),
+                ("para", C),
+                ("text.", C),
+                ("Share this", B),
+                ("Second", C),
+            ],
+        );
+        assert_eq!(
+            content_text(&doc, &runs),
+            "Title here\nFirst para text.\nSecond"
+        );
+    }
+
+    #[test]
+    fn annotated_html_wraps_runs_and_keeps_head_without_scripts() {
+        let raw = "<html><HEAD><title>T</title><script>evil()</script>\
+                   <link rel=stylesheet href=s.css></head><body><p>a &lt; b</p></body></html>";
+        let doc = Document::parse(raw, &SanitizeConfig::default()).unwrap();
+        let runs = labelled(&doc, &[("a < b", PatternClass::Content)]);
+        let cross = Bits::of(&[CrossRole::Cur, CrossRole::Up]);
+        let html = annotated_html(&doc, raw, "http://x.test/a", cross, &runs);
+        assert!(html.contains("<title>T</title>"));
+        assert!(html.contains("s.css"));
+        assert!(!html.contains("evil"));
+        assert!(html.contains("<base href=\"http://x.test/a\">"));
+        assert!(html.contains(
+            "<p><span class=\"dbce dbce-content\" data-bits=\"11000/10000\" \
+             title=\"content by pattern, cross 11000, run 10000\">a &lt; b</span></p>"
+        ));
+        assert!(html.contains("id=\"dbce-legend\""));
+        assert!(html.ends_with("</body></html>\n"));
+    }
+
+    #[test]
+    fn header_is_not_head() {
+        assert_eq!(head_without_scripts("<header>x</header>"), "");
+        assert_eq!(
+            head_without_scripts("<head ><meta charset=utf-8><body>"),
+            "<meta charset=utf-8>"
+        );
+    }
+}
