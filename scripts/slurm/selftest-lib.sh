@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# Shared by scripts/slurm/selftest.sh and scripts/spark/selftest.sh (sourced, not run): the
+# binary under test, the sample cut into several archives, a --config file with several
+# partitions, the local reference run and the byte-for-byte comparison with it.
+# Callers set DIR (their scratch directory) and define log and die first.
+
+SELFTEST_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$SELFTEST_LIB/../.." && pwd)
+STAGE_TABLE=$SELFTEST_LIB/stages.txt
+WORLD=3      # read tasks (the sample is cut into 3 archives)
+PARTITIONS=4 # lsh.partitions, via a --config file
+
+# Sets BIN: $DBCE if given, else a fresh `cargo build --release -p dbce`. Sets STAGES (the
+# stages of stages.txt the binary has, in order), UNTIL (the last of them) and HAVE_RUN.
+selftest_binary() {
+  local name
+  if [ -n "${DBCE:-}" ]; then
+    BIN=$(realpath -e "$DBCE")
+  else
+    log "cargo build --release -p dbce"
+    (cd "$ROOT" && timeout 1800 cargo build --release -q -p dbce)
+    BIN=$(realpath -e "${CARGO_TARGET_DIR:-$ROOT/target}/release/dbce")
+  fi
+  STAGES=()
+  while read -r name _; do
+    case "$name" in '' | '#'*) continue ;; esac
+    timeout 10 "$BIN" stage "$name" --help >/dev/null 2>&1 || break
+    STAGES+=("$name")
+  done <"$STAGE_TABLE"
+  [ ${#STAGES[@]} -ge 2 ] || die "the binary lacks the first two stages"
+  HAVE_RUN=0
+  if timeout 10 "$BIN" run --help >/dev/null 2>&1; then HAVE_RUN=1; fi
+  # shellcheck disable=SC2034 # for the callers
+  UNTIL=${STAGES[${#STAGES[@]} - 1]}
+  log "binary $BIN: stages ${STAGES[*]}; dbce run: $([ "$HAVE_RUN" = 1 ] && echo yes || echo no)"
+}
+
+# Wipes DIR (if empty or made by a self-test); writes DIR/config.toml (CONFIG) and the sample cut at gzip member boundaries (one
+# record per member) into WORLD archives DIR/input/part-I.warc.gz (INPUTS), so that every read
+# task has records to read.
+selftest_inputs() {
+  if [ -n "$(ls -A "$DIR" 2>/dev/null)" ] && [ ! -e "$DIR/.dbce-selftest" ]; then
+    die "$DIR is not empty and not a self-test directory: not wiping it"
+  fi
+  rm -rf "$DIR"
+  mkdir -p "$DIR/input"
+  touch "$DIR/.dbce-selftest"
+  DIR=$(cd "$DIR" && pwd)
+  CONFIG=$DIR/config.toml
+  printf '# selftest: %s partitions\n[lsh]\npartitions = %s\n' "$PARTITIONS" "$PARTITIONS" \
+    >"$CONFIG"
+  timeout 60 python3 - "$ROOT/testdata/sample/sample.warc.gz" "$DIR/input" "$WORLD" <<'EOF'
+import sys, zlib
+src, out, parts = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = open(src, "rb").read()
+ends, pos = [], 0
+while pos < len(data):
+    d = zlib.decompressobj(31)
+    while not d.eof:
+        chunk = data[pos:pos + 65536]
+        if not chunk:
+            sys.exit("truncated gzip member")
+        d.decompress(chunk)
+        pos += len(chunk) - len(d.unused_data)
+    ends.append(pos)
+start = 0
+for i in range(parts):
+    end = ends[len(ends) * (i + 1) // parts - 1]
+    with open(f"{out}/part-{i}.warc.gz", "wb") as f:
+        f.write(data[start:end])
+    start = end
+EOF
+  INPUTS=("$DIR"/input/part-*.warc.gz)
+}
+
+# The local reference in DIR/reference: `dbce run` if the binary has it, else every shard of
+# every stage one after another, as a task runs it.
+selftest_reference() {
+  local rc name kind extra n k args
+  REF=$DIR/reference
+  log "reference: local run of the same binary"
+  if [ "$HAVE_RUN" = 1 ]; then
+    rc=0
+    timeout 300 "$BIN" run "${INPUTS[@]}" --out "$REF/out" --work "$REF/work" \
+      --config "$CONFIG" --shards "$WORLD" 2>"$DIR/reference.log" || rc=$?
+    [ $rc -le 1 ] || die "dbce run failed ($rc): $(tail -5 "$DIR/reference.log")"
+    return
+  fi
+  for name in "${STAGES[@]}"; do
+    read -r kind extra < <(awk -v s="$name" '!/^#/ && $1 == s {print $2, $3}' "$STAGE_TABLE")
+    case "$kind" in world) n=$WORLD ;; partitions) n=$PARTITIONS ;; *) n=1 ;; esac
+    for ((k = 0; k < n; k++)); do
+      args=(stage "$name" --work "$REF/work" --config "$CONFIG")
+      case "$kind" in
+      world) args+=(--rank "$k" --world "$WORLD") ;;
+      partitions) args+=(--partition "$k") ;;
+      esac
+      case "$extra" in inputs) args+=("${INPUTS[@]}") ;; out) args+=(--out "$REF/out") ;; esac
+      rc=0
+      timeout 300 "$BIN" "${args[@]}" 2>>"$DIR/reference.log" || rc=$?
+      [ $rc -le 1 ] || die "dbce ${args[*]} failed ($rc): $(tail -5 "$DIR/reference.log")"
+    done
+  done
+}
+
+# Compares a run ($1: a directory with work/ and out/) with the reference, byte for byte: with
+# `dbce run`, every file under out/; without it, every file of every stage's folder in work/
+# (and out/ once a stage writes it).
+compare_with_reference() {
+  local run=$1 dirs=() d files=0
+  if [ "$HAVE_RUN" = 1 ]; then
+    [ -d "$REF/out" ] || die "dbce run wrote no $REF/out"
+    dirs=(out)
+  else
+    for d in "${STAGES[@]}"; do dirs+=("work/$d"); done
+    if [ -d "$REF/out" ]; then dirs+=(out); fi
+  fi
+  for d in "${dirs[@]}"; do
+    diff -r "$REF/$d" "$run/$d" >"$run/diff.txt" 2>&1 || {
+      head -20 "$run/diff.txt"
+      die "$run/$d differs from the reference"
+    }
+    files=$((files + $(find "$run/$d" -type f | wc -l)))
+  done
+  log "byte-identical to the reference: $files files under ${dirs[*]}"
+}
