@@ -1,0 +1,2 @@
+//! ROUGE-LSum speed.
+fn main() {}
