@@ -81,11 +81,34 @@ stop_pidfile() {
 
 alive() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
 
+# Job steps of this cluster that outlived slurmd (a run killed with SIGKILL): slurmstepd
+# processes whose environment names our SLURM_CONF, stopped by PID.
+stop_stray_steps() {
+  local pid comm left=()
+  while read -r pid comm; do
+    [ "$comm" = slurmstepd ] || continue
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$SLURM_CONF"; then
+      left+=("$pid")
+    fi
+  done < <(ps -e -o pid=,comm=)
+  [ ${#left[@]} -gt 0 ] || return 0
+  log "stopping job steps left by an earlier run: ${left[*]}"
+  kill -TERM "${left[@]}" 2>/dev/null || true
+  sleep 2
+  for pid in "${left[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+  done
+}
+
 stop_cluster() {
   [ -d "$PIDS" ] || return 0
   if alive slurmctld; then
     # jobs of this private cluster only (SLURM_CONF points at it), then the daemons
     timeout 10 scancel --quiet --user="$(id -un)" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+      [ -z "$(timeout 5 squeue -h 2>/dev/null)" ] && break
+      sleep 0.2
+    done
     timeout 10 scontrol shutdown >/dev/null 2>&1 || true
     for _ in $(seq 1 50); do
       alive slurmctld || alive slurmd || break
@@ -94,6 +117,7 @@ stop_cluster() {
   fi
   stop_pidfile "$PIDS/slurmd.pid"
   stop_pidfile "$PIDS/slurmctld.pid"
+  stop_stray_steps
   stop_pidfile "$PIDS/munged.pid"
   if [ -f "$S/sockdir" ] && [ "$(cat "$S/sockdir")" != "$S/munge-run" ]; then
     rm -rf "$(cat "$S/sockdir")"

@@ -124,3 +124,28 @@ compare_with_reference() {
   done
   log "byte-identical to the reference: $files files under ${dirs[*]}"
 }
+
+# The files of the shards that are done in a work directory, with inode and modification time,
+# to show that a rerun rewrote none of them. A shard's files are named by its five-digit number
+# (docs/formats.md: STAGE/.../NNNNN.*), and it is done when STAGE/_done/NNNNN exists; files of
+# shards that a failure interrupted may be rewritten and are left out.
+snapshot_work() {
+  local path inode mtime stage stem
+  find "$1" -type f -not -path "$1/slurm/*" -printf '%P %i %T@\n' |
+    while read -r path inode mtime; do
+      stage=${path%%/*}
+      stem=${path##*/}
+      stem=${stem%%.*}
+      if [[ $stem =~ ^[0-9]{5}$ ]] && [ -e "$1/$stage/_done/$stem" ]; then
+        echo "$path $inode $mtime"
+      fi
+    done | LC_ALL=C sort
+}
+
+# Dies if a file of snapshot $1 (a file) changed or vanished in work directory $2.
+check_untouched() {
+  local changed
+  changed=$(LC_ALL=C join -a 1 "$1" <(snapshot_work "$2") | awk '$2 != $4 || $3 != $5 {print $1}')
+  [ -z "$changed" ] || die "the rerun rewrote shards that were done: $changed"
+  log "the $(wc -l <"$1") files of the shards done before are untouched (same inode and mtime)"
+}

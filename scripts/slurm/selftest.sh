@@ -118,6 +118,7 @@ log "the pipeline stopped after $((SECONDS - T))s: $FAIL_STAGE shard $FAIL_K FAI
 
 T=$SECONDS
 before=$(wc -l <"$B/work/slurm/jobs.tsv")
+snapshot_work "$B/work" >"$DIR/before-resubmit.txt"
 "$HERE/resubmit.sh" --work "$B/work" --wait >/dev/null 2>"$DIR/resubmit.log" || {
   cat "$DIR/resubmit.log"
   die "the resubmitted run did not complete"
@@ -133,6 +134,7 @@ if [ "$FAIL_STAGE" != "${STAGES[0]}" ] && grep -q "^${STAGES[0]}"$'\t' <<<"$resu
   die "resubmit.sh resubmitted the completed stage ${STAGES[0]}"
 fi
 log "resubmitted $(wc -l <<<"$resubmitted") arrays ($FAIL_STAGE shard $FAIL_K, then the later stages); done in $((SECONDS - T))s"
+check_untouched "$DIR/before-resubmit.txt" "$B/work"
 compare_with_reference "$B"
 "$HERE/resubmit.sh" --work "$B/work" 2>&1 | grep -q 'nothing to resubmit' ||
   die "a second resubmit.sh should find nothing to do"
