@@ -5,7 +5,7 @@
 use dbce_dom::{Document, NodeId, NodeKind};
 use serde::{Deserialize, Serialize};
 
-use crate::tokens::PageTokens;
+use crate::tokens::{PageTokens, WordId};
 use crate::{
     BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify_with, matched_ranges,
 };
@@ -43,13 +43,13 @@ impl Run {
 /// the page as `b`, autojunk on, matches of two tokens or fewer dropped in pages of 12 words or
 /// more) says which of the page's words it contains; a word's bits are `cur` plus every member
 /// that contains it. Consecutive words in one text node with equal bits form a run.
-pub fn annotate(cur: &PageTokens, members: &[(CrossRole, &PageTokens)]) -> Vec<Run> {
+pub fn annotate(cur: &PageTokens, members: &[(CrossRole, &[WordId])]) -> Vec<Run> {
     let mut bits = vec![Bits::of(&[CrossRole::Cur]); cur.len()];
     for &(role, member) in members {
         if role == CrossRole::Cur {
             continue;
         }
-        for block in matched_ranges(&member.words, &cur.words) {
+        for block in matched_ranges(member, &cur.words) {
             for b in &mut bits[block.b..block.b + block.size] {
                 *b = b.with(role);
             }
@@ -174,7 +174,6 @@ pub fn propagate(doc: &Document, runs: &[LabelledRun]) -> Vec<Option<PatternClas
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokens::Interner;
     use dbce_dom::SanitizeConfig;
 
     fn parse(html: &str) -> Document {
@@ -183,14 +182,10 @@ mod tests {
 
     #[test]
     fn runs_split_at_tags_and_at_changes_of_occurrence() {
-        let mut words = Interner::new();
         let cur = parse("<p>one two three four five six seven</p><p>eight nine</p>");
         let up = parse("<div>one two three</div><div>xx five six seven eight nine</div>");
-        let (cur_t, up_t) = (
-            PageTokens::read(&cur, &mut words),
-            PageTokens::read(&up, &mut words),
-        );
-        let runs = annotate(&cur_t, &[(CrossRole::Up, &up_t)]);
+        let (cur_t, up_t) = (PageTokens::read(&cur), PageTokens::read(&up));
+        let runs = annotate(&cur_t, &[(CrossRole::Up, &up_t.words)]);
         let shown: Vec<(&str, Bits)> = runs.iter().map(|r| (r.text(&cur), r.bits)).collect();
         let both = Bits::of(&[CrossRole::Cur, CrossRole::Up]);
         let alone = Bits::of(&[CrossRole::Cur]);
@@ -210,8 +205,7 @@ mod tests {
     #[test]
     fn propagation_lifts_agreeing_and_single_children() {
         let doc = parse("<div><p>a <b>b</b></p><p>c</p></div>");
-        let mut words = Interner::new();
-        let tokens = PageTokens::read(&doc, &mut words);
+        let tokens = PageTokens::read(&doc);
         let runs: Vec<LabelledRun> = annotate(&tokens, &[])
             .into_iter()
             .zip([

@@ -53,4 +53,4 @@ pub use pattern::{
     APPENDIX_B, BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify, classify_with,
 };
 pub use render::{annotated_html, content_text, decision_name, label_name};
-pub use tokens::{Interner, PageTokens, TokenPlace, WordId, words};
+pub use tokens::{PageTokens, TokenPlace, WordId, words};

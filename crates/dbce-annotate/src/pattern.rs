@@ -11,7 +11,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// A member of a cross (thesis §2.3, "Cross Construction").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum CrossRole {
     /// The page being annotated.
     Cur,

@@ -3,8 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use dbce_annotate::{
-    Bits, CrossRole, Interner, InvalidMode, PageTokens, PatternClass, annotate, classify_runs,
-    content_text,
+    Bits, CrossRole, InvalidMode, PageTokens, PatternClass, annotate, classify_runs, content_text,
 };
 use dbce_dom::{Document, SanitizeConfig};
 
@@ -31,10 +30,9 @@ fn listing_2_10_runs_and_listing_1_4_classes() {
         Document::parse(DOC1, &config).unwrap(),
         Document::parse(DOC2, &config).unwrap(),
     );
-    let mut words = Interner::new();
-    let cur = PageTokens::read(&doc1, &mut words);
-    let up = PageTokens::read(&doc2, &mut words);
-    let runs = annotate(&cur, &[(CrossRole::Up, &up)]);
+    let cur = PageTokens::read(&doc1);
+    let up = PageTokens::read(&doc2);
+    let runs = annotate(&cur, &[(CrossRole::Up, &up.words)]);
 
     let cur_up = Bits::of(&[CrossRole::Cur, CrossRole::Up]);
     let cur_only = Bits::of(&[CrossRole::Cur]);

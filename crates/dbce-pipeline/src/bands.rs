@@ -6,6 +6,12 @@ use serde::{Deserialize, Serialize};
 use crate::artifact::ArtifactKind;
 use crate::page::{PageId, SiteKey};
 
+/// `read/pages/PART/RANK.bin`: the path of the pages of `partition` written by `rank`, relative to
+/// the stage directory.
+pub fn pages_path(partition: u32, rank: u32) -> String {
+    format!("pages/{partition:05}/{rank:05}.bin")
+}
+
 /// `read/bands/PART/RANK.bin`: the [`BandRow`]s of one partition written by one shard, in input
 /// order.
 pub const BAND_ROWS: ArtifactKind = ArtifactKind {
@@ -37,18 +43,34 @@ impl BucketKey {
     /// The key of `band` of a page of `site`.
     pub fn new(site: &SiteKey, band: BandKey) -> Self {
         Self {
-            site: fnv1a(site.0.as_bytes()),
+            site: site_hash(site),
             band: band.band,
             hash: band.hash,
         }
     }
 
-    /// The partition this key belongs to, out of `partitions`.
+    /// The partition this key belongs to, out of `partitions`: its site's
+    /// ([`site_partition`]), so that every bucket of a site lands in one partition.
     pub fn partition(&self, partitions: u32) -> u32 {
-        let mixed = (self.site ^ self.hash.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        // The high bits of a multiplicative hash are the well-mixed ones.
-        u32::try_from((u128::from(mixed) * u128::from(partitions)) >> 64).unwrap_or(0)
+        site_partition(self.site, partitions)
     }
+}
+
+/// The partition of the site with FNV-1a hash `site`, out of `partitions`.
+///
+/// All of a site's buckets and pages go to one partition, so the task that takes the partition
+/// sees every LSH bucket a page of the site is in: it answers each page's LSH query (the union
+/// of its buckets) and annotates each page exactly once, with nothing to reconcile across tasks.
+/// The price is that a partition's size follows its largest site (`docs/SCALE.md`).
+pub fn site_partition(site: u64, partitions: u32) -> u32 {
+    let mixed = site.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // The high bits of a multiplicative hash are the well-mixed ones.
+    u32::try_from((u128::from(mixed) * u128::from(partitions)) >> 64).unwrap_or(0)
+}
+
+/// FNV-1a 64 of a site's name, as [`BucketKey::site`] holds it.
+pub fn site_hash(site: &SiteKey) -> u64 {
+    fnv1a(site.0.as_bytes())
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -71,18 +93,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn partitions_are_in_range_and_spread() {
-        let site = SiteKey("example.com".into());
+    fn sites_spread_over_partitions_and_keep_their_buckets_together() {
         let mut counts = [0u32; 8];
-        for hash in 0..8000u64 {
-            let key = BucketKey::new(
-                &site,
-                BandKey {
-                    band: 1,
-                    hash: hash.wrapping_mul(0x2545_f491_4f6c_dd1d),
-                },
-            );
-            counts[key.partition(8) as usize] += 1;
+        for n in 0..8000 {
+            let site = SiteKey(format!("site{n}.example"));
+            let partition = site_partition(site_hash(&site), 8);
+            counts[partition as usize] += 1;
+            for band in 0..3 {
+                let key = BucketKey::new(&site, BandKey { band, hash: n });
+                assert_eq!(key.partition(8), partition);
+            }
         }
         assert!(
             counts.iter().all(|&c| (800..1200).contains(&c)),

@@ -20,6 +20,43 @@ pub struct Config {
     pub minhash: MinhashConfig,
     /// Grouping pages with LSH.
     pub lsh: LshConfig,
+    /// Crosses, diffs and classification.
+    pub annotate: AnnotateConfig,
+}
+
+/// What becomes of a run whose bit pattern Appendix B does not list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InvalidRuns {
+    /// Thesis test case T001: they stay `invalid` for the learned classifier.
+    #[default]
+    Keep,
+    /// Thesis test case T002: they are boilerplate.
+    Boilerplate,
+}
+
+/// How pages are annotated and classified.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AnnotateConfig {
+    /// What becomes of runs with an unlisted bit pattern. By default, `keep` (T001).
+    pub invalid: InvalidRuns,
+    /// In an LSH bucket larger than this, a page takes only this many of the bucket's other
+    /// pages as candidates (its neighbours in page-id order), so huge templates cost linear
+    /// time. By default, 64.
+    pub max_candidates: u32,
+    /// Write the annotated HTML of every page. By default, off.
+    pub annotated_html: bool,
+}
+
+impl Default for AnnotateConfig {
+    fn default() -> Self {
+        Self {
+            invalid: InvalidRuns::Keep,
+            max_candidates: 64,
+            annotated_html: false,
+        }
+    }
 }
 
 /// Which records become pages.

@@ -18,21 +18,25 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod annotate;
 pub mod artifact;
 pub mod bands;
 mod config;
 mod error;
+pub mod fetch;
+pub mod finish;
 pub mod group;
 pub mod html;
 pub mod page;
 pub mod read;
 mod report;
 mod shard;
+mod single;
 pub mod skips;
 pub mod work;
 
 pub use bands::BucketKey;
-pub use config::{Config, ConfigError, LshConfig, ReadConfig};
+pub use config::{AnnotateConfig, Config, ConfigError, InvalidRuns, LshConfig, ReadConfig};
 pub use error::StageError;
 pub use page::{FileId, PageId, PageRef, SiteKey, Timestamp};
 pub use report::StageReport;
@@ -63,6 +67,57 @@ pub fn run_stage1(
         .map(|partition| group::run_group(work, config, partition))
         .collect::<Result<_, _>>()?;
     Ok((sum(read::STAGE, &reads), sum(group::STAGE, &groups)))
+}
+
+/// Which stage a local run is in and how far it got: the stage's name, shards done, shards in
+/// all. Called from worker threads.
+pub type Progress<'a> = &'a (dyn Fn(&str, u64, u64) + Sync);
+
+/// Runs every stage locally on the current rayon pool: `read` in `world` shards, then `group`,
+/// `annotate` and `finish` on every partition, then the index and `report.json` in `out`.
+/// Shards already done (by an earlier, interrupted run on the same work directory) are
+/// skipped. The output does not depend on `world` or the pool's size.
+///
+/// # Errors
+/// Fails as the steps do.
+pub fn run_local(
+    work: &WorkDir,
+    config: &Config,
+    inputs: &[PathBuf],
+    out: &std::path::Path,
+    world: u32,
+    progress: Progress<'_>,
+) -> Result<finish::RunReport, StageError> {
+    let world = world.max(1);
+    let partitions = config.lsh.partitions;
+    let each = |stage: &str,
+                shards: u32,
+                step: &(dyn Fn(u32) -> Result<StageReport, StageError> + Sync)| {
+        let done = std::sync::atomic::AtomicU64::new(0);
+        progress(stage, 0, u64::from(shards));
+        (0..shards).into_par_iter().try_for_each(|shard| {
+            step(shard)?;
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            progress(stage, n, u64::from(shards));
+            Ok::<(), StageError>(())
+        })
+    };
+    each(read::STAGE, world, &|rank| {
+        read::run_read(work, config, inputs, Shard { rank, world })
+    })?;
+    each(group::STAGE, partitions, &|p| {
+        group::run_group(work, config, p)
+    })?;
+    each(annotate::STAGE, partitions, &|p| {
+        annotate::run_annotate(work, config, p)
+    })?;
+    each(finish::STAGE, partitions, &|p| {
+        finish::run_finish(work, config, p, out)
+    })?;
+    progress("index", 0, 1);
+    let report = finish::run_index(work, config, out)?;
+    progress("index", 1, 1);
+    Ok(report)
 }
 
 fn sum(stage: &str, reports: &[StageReport]) -> StageReport {

@@ -75,6 +75,22 @@ impl Timestamp {
     }
 }
 
+impl Timestamp {
+    /// The time as ISO 8601 in UTC, `2024-05-01T12:00:00Z`, as `WARC-Date` writes it.
+    pub fn iso8601(self) -> String {
+        let d = format!("{:014}", self.0);
+        format!(
+            "{}-{}-{}T{}:{}:{}Z",
+            &d[0..4],
+            &d[4..6],
+            &d[6..8],
+            &d[8..10],
+            &d[10..12],
+            &d[12..14]
+        )
+    }
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:014}", self.0)
@@ -151,6 +167,7 @@ mod tests {
             Some(Timestamp(20170300000000))
         );
         assert_eq!(Timestamp::from_warc_date("n/a"), None);
+        assert_eq!(Timestamp(20170306040206).iso8601(), "2017-03-06T04:02:06Z");
     }
 
     #[test]

@@ -21,7 +21,8 @@ use crate::{Config, StageError, StageReport};
 
 /// The stage's name and directory.
 pub const STAGE: &str = "read";
-/// `read/pages/RANK.bin`: the [`PageRef`]s of a shard, in input order.
+/// `read/pages/PART/RANK.bin` ([`pages_path`](crate::bands::pages_path)): the [`PageRef`]s of
+/// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
     version: 1,
@@ -72,7 +73,8 @@ struct ReadStep {
     default_params: LshParams,
     /// Bands and rows of the sites with their own threshold.
     site_params: BTreeMap<String, LshParams>,
-    pages: ArtifactWriter<PageRef>,
+    /// One writer per partition.
+    pages: Vec<ArtifactWriter<PageRef>>,
     bands: Vec<ArtifactWriter<BandRow>>,
     skips: SkipLog,
     report: StageReport,
@@ -86,7 +88,6 @@ enum Outcome {
 
 impl ReadStep {
     fn new(work: &WorkDir, config: &Config, shard: Shard) -> Result<Self, StageError> {
-        let pages_path = work.path(STAGE, format!("pages/{:05}.bin", shard.rank));
         let skips_path = work.path(STAGE, format!("skips/{:05}.jsonl", shard.rank));
         Ok(Self {
             config: config.clone(),
@@ -102,7 +103,14 @@ impl ReadStep {
                 .keys()
                 .map(|site| Ok((site.clone(), config.lsh_params(site)?)))
                 .collect::<Result<_, StageError>>()?,
-            pages: ArtifactWriter::create(&pages_path, PAGES)?,
+            pages: (0..config.lsh.partitions)
+                .map(|p| {
+                    ArtifactWriter::create(
+                        &work.path(STAGE, crate::bands::pages_path(p, shard.rank)),
+                        PAGES,
+                    )
+                })
+                .collect::<Result<_, _>>()?,
             bands: (0..config.lsh.partitions as usize)
                 .map(|p| {
                     ArtifactWriter::create(
@@ -218,6 +226,8 @@ impl ReadStep {
 
     fn add_page(&mut self, page: &PageRef, bands: &[BandKey]) -> Result<(), StageError> {
         let partitions = self.config.lsh.partitions;
+        let partition =
+            crate::bands::site_partition(crate::bands::site_hash(&page.site), partitions);
         for &band in bands {
             let key = BucketKey::new(&page.site, band);
             let row = BandRow {
@@ -226,13 +236,15 @@ impl ReadStep {
             };
             self.bands[key.partition(partitions) as usize].push(&row)?;
         }
-        self.pages.push(page)?;
+        self.pages[partition as usize].push(page)?;
         self.report.emit();
         Ok(())
     }
 
     fn finish(self, work: &WorkDir) -> Result<StageReport, StageError> {
-        self.pages.finish()?;
+        for pages in self.pages {
+            pages.finish()?;
+        }
         self.skips.finish()?;
         // Rows are streamed out in input order, so memory does not grow with the shard;
         // `group` sorts each partition.

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use dbce_pipeline::artifact::read_all;
+use dbce_pipeline::bands::pages_path;
 use dbce_pipeline::group::{BUCKETS, LshBucket};
 use dbce_pipeline::read::PAGES;
 use dbce_pipeline::{Config, PageId, PageRef, Shard, StageError, WorkDir, group, read, run_stage1};
@@ -39,11 +40,10 @@ fn archives(dir: &Path) -> (Vec<PathBuf>, Vec<TruthRecord>) {
     (paths, truth)
 }
 
-fn pages(work: &WorkDir, shards: u32) -> Vec<PageRef> {
-    (0..shards)
-        .flat_map(|rank| {
-            read_all::<PageRef>(&work.path("read", format!("pages/{rank:05}.bin")), PAGES).unwrap()
-        })
+fn pages(work: &WorkDir, config: &Config, shards: u32) -> Vec<PageRef> {
+    (0..config.lsh.partitions)
+        .flat_map(|p| (0..shards).map(move |rank| pages_path(p, rank)))
+        .flat_map(|path| read_all::<PageRef>(&work.path("read", path), PAGES).unwrap())
         .collect()
 }
 
@@ -70,7 +70,7 @@ fn stage1_accounts_for_everything_and_groups_by_template() {
     let html: Vec<&TruthRecord> = truth.iter().filter(|t| t.html && t.status == 200).collect();
     assert_eq!(read_report.emitted, html.len() as u64);
 
-    let pages = pages(&work, 2);
+    let pages = pages(&work, &config, 2);
     let by_id: BTreeMap<PageId, &PageRef> = pages.iter().map(|p| (p.page, p)).collect();
     let template: BTreeMap<&str, (&str, Option<&str>)> = html
         .iter()
@@ -124,7 +124,7 @@ fn buckets_do_not_depend_on_the_shard_count_and_reruns_skip_done_work() {
     assert_eq!(outputs[0], outputs[1]);
 
     let work = WorkDir::new(dir.path().join("work-3"));
-    let pages = work.path("read", "pages/00001.bin");
+    let pages = work.path("read", pages_path(0, 1));
     let before = std::fs::metadata(&pages).unwrap().modified().unwrap();
     let again = read::run_read(&work, &config, &inputs, Shard { rank: 1, world: 3 }).unwrap();
     assert_eq!(
@@ -184,7 +184,7 @@ fn cleanportaleval_pages_group_by_template() {
     let (read, _) = run_stage1(&work, &config, &[root.join("pages.warc.gz")], 1).unwrap();
     assert_eq!(read.emitted, meta.len() as u64);
 
-    let pages = pages(&work, 1);
+    let pages = pages(&work, &config, 1);
     let group_of: BTreeMap<PageId, &(String, String)> = pages
         .iter()
         .map(|p| (p.page, &meta[&p.record_id]))
@@ -231,9 +231,10 @@ fn arc_pages_get_distinct_ids() {
     let inputs = vec![root.join("example.arc"), root.join("example.arc.gz")];
     let dir = tempfile::tempdir().unwrap();
     let work = WorkDir::new(dir.path());
-    let (read, _) = run_stage1(&work, &Config::default(), &inputs, 1).unwrap();
+    let config = Config::default();
+    let (read, _) = run_stage1(&work, &config, &inputs, 1).unwrap();
     assert_eq!(read.emitted, 2);
-    let pages = pages(&work, 1);
+    let pages = pages(&work, &config, 1);
     assert_ne!(pages[0].page, pages[1].page);
     assert_eq!(pages[0].record_id, "<urn:dbce:file-0:offset-151>");
     assert!(pages[1].record_id.starts_with("<urn:dbce:file-1:offset-"));

@@ -16,6 +16,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run every stage locally: WARC files in, cleaned text, WARC conversion records and a
+    /// full-text index out (default input: the bundled sample).
+    Run(commands::run::Args),
     /// Count the records of WARC/ARC files by type and list what had to be skipped, and why.
     Inspect(commands::inspect::Args),
     /// Print the record at a byte offset of a WARC/ARC file.
@@ -33,6 +36,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run(args) => commands::run::run(&args),
         Command::Inspect(args) => commands::inspect::run(&args),
         Command::Get(args) => commands::get::run(&args),
         Command::Cdx(args) => commands::cdx::run(&args),

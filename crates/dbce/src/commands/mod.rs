@@ -4,6 +4,7 @@ pub(crate) mod cdx;
 pub(crate) mod config;
 pub(crate) mod get;
 pub(crate) mod inspect;
+pub(crate) mod run;
 pub(crate) mod stage;
 pub(crate) mod template;
 

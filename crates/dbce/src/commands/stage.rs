@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
-use dbce_pipeline::{Shard, StageReport, WorkDir, group, read};
+use dbce_pipeline::{Shard, StageError, StageReport, WorkDir, annotate, finish, group, read};
 
 use super::config::ConfigArgs;
 
@@ -35,10 +35,61 @@ enum Stage {
     Group {
         #[command(flatten)]
         common: Common,
-        /// The partition, from 0 (default: every partition, one after another).
-        #[arg(long)]
-        partition: Option<u32>,
+        #[command(flatten)]
+        partition: PartitionArg,
     },
+    /// Stage 2: crosses, diffs and run classes of one partition's pages.
+    Annotate {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        partition: PartitionArg,
+    },
+    /// Stage 3, map: one partition's cleaned records (JSONL, WARC conversion records, CDXJ).
+    Finish {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        partition: PartitionArg,
+        /// The output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Stage 3, merge (one task): the merged CDXJ, the full-text index and `report.json`.
+    Index {
+        #[command(flatten)]
+        common: Common,
+        /// The output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+/// Which partition a task takes.
+#[derive(Debug, clap::Args)]
+struct PartitionArg {
+    /// The partition, from 0 (default: every partition, one after another).
+    #[arg(long)]
+    partition: Option<u32>,
+    /// Added to `--partition`: for engines whose task numbers stop below the partition count
+    /// (a Slurm array capped at `MaxArraySize` runs `--partition $SLURM_ARRAY_TASK_ID
+    /// --partition-offset 1000`).
+    #[arg(long, default_value_t = 0, requires = "partition")]
+    partition_offset: u32,
+}
+
+impl PartitionArg {
+    fn partitions(&self, config: &dbce_pipeline::Config) -> anyhow::Result<Vec<u32>> {
+        match self.partition {
+            Some(p) => {
+                let p = p
+                    .checked_add(self.partition_offset)
+                    .context("--partition plus --partition-offset overflows")?;
+                Ok(vec![p])
+            }
+            None => Ok((0..config.lsh.partitions).collect()),
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -75,16 +126,32 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             )?]
         }
         Stage::Group { common, partition } => {
+            each_partition(common, partition, |work, config, p| {
+                group::run_group(work, config, p)
+            })?
+        }
+        Stage::Annotate { common, partition } => {
+            each_partition(common, partition, |work, config, p| {
+                annotate::run_annotate(work, config, p)
+            })?
+        }
+        Stage::Finish {
+            common,
+            partition,
+            out,
+        } => each_partition(common, partition, |work, config, p| {
+            finish::run_finish(work, config, p, out)
+        })?,
+        Stage::Index { common, out } => {
             let config = common.config.resolve()?;
             let work = WorkDir::new(&common.work);
-            let partitions = match partition {
-                Some(p) => vec![*p],
-                None => (0..config.lsh.partitions).collect(),
-            };
-            partitions
-                .into_iter()
-                .map(|p| group::run_group(&work, &config, p))
-                .collect::<Result<_, _>>()?
+            let report = finish::run_index(&work, &config, out)?;
+            eprintln!(
+                "dbce: index: {} pages indexed; report in {}",
+                report.indexed,
+                out.join("report.json").display()
+            );
+            Vec::new()
         }
     };
     for report in &reports {
@@ -93,7 +160,22 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn summary(report: &StageReport) -> String {
+/// Runs `step` on the partitions `partition` names, one after another.
+fn each_partition(
+    common: &Common,
+    partition: &PartitionArg,
+    step: impl Fn(&WorkDir, &dbce_pipeline::Config, u32) -> Result<StageReport, StageError>,
+) -> anyhow::Result<Vec<StageReport>> {
+    let config = common.config.resolve()?;
+    let work = WorkDir::new(&common.work);
+    partition
+        .partitions(&config)?
+        .into_iter()
+        .map(|p| Ok(step(&work, &config, p)?))
+        .collect()
+}
+
+pub(crate) fn summary(report: &StageReport) -> String {
     let skipped: Vec<String> = report
         .skipped
         .iter()

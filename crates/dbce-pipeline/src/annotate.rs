@@ -1,0 +1,412 @@
+//! Stage `annotate`, stage 2: one partition's pages get their cross, their diff-based runs and
+//! a class for every run.
+//!
+//! A partition holds whole sites (`bands::site_partition`), so the task sees every LSH bucket
+//! of its pages. Per page: the candidates are the other pages of its buckets (at most
+//! [`AnnotateConfig::max_candidates`](crate::AnnotateConfig) per bucket) and every other
+//! capture of its URL key; [`select_cross`] picks `up`, `down`, `prev` and `next`. Pages are
+//! read back from the archive twice: a first pass hashes every page's words (all a cross member
+//! contributes), a second annotates each page with its members' words and renders its text. A
+//! page is annotated exactly once, so the merge stage has nothing to reconcile unless a page
+//! reaches it twice (see `finish`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dbce_annotate::{
+    Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
+    PatternClass, UrlKey, WordId, annotate, annotated_html, classify_runs, content_text,
+    select_cross,
+};
+use dbce_dom::Document;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
+use crate::bands::pages_path;
+use crate::fetch::{FetchError, PageFetcher};
+use crate::group::{self, BUCKETS, LshBucket};
+use crate::page::{PageId, PageRef};
+use crate::read::{self, PAGES};
+use crate::single::single_page_runs;
+use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
+use crate::{Config, InvalidRuns, StageError, StageReport};
+
+/// The stage's name and directory.
+pub const STAGE: &str = "annotate";
+/// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
+pub const ANNOTATED: ArtifactKind = ArtifactKind {
+    tag: *b"ANNO",
+    version: 1,
+};
+
+/// How a page's runs were classified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Method {
+    /// Against its cross (diff, bit patterns, then the learned classifier).
+    Cross,
+    /// Alone, by the single-page classifier: it had no partner.
+    Single,
+}
+
+/// The members of a page's cross by record id, with the estimated template similarity of each.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrossMembers {
+    /// Which members exist, `(cur, up, down, prev, next)`.
+    pub bits: Bits,
+    /// Record ids and similarities of the members other than the page, in role order.
+    pub members: Vec<(CrossRole, String, f32)>,
+}
+
+/// A run as the stage records it: its place among the page's words and its class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunLabel {
+    /// Index of its first word among the page's tokens.
+    pub first_token: u32,
+    /// How many words it has.
+    pub words: u32,
+    /// The cross members it occurs in.
+    pub bits: Bits,
+    /// Its class.
+    pub class: PatternClass,
+    /// How the class was decided.
+    pub decision: Decision,
+}
+
+/// One page after stage 2: what the output needs, without rereading the archive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnnotatedPage {
+    /// The page as stage 1 saw it (its signature dropped).
+    pub page: PageRef,
+    /// The `<title>`, or empty.
+    pub title: String,
+    /// The content, one block per line.
+    pub text: String,
+    /// How it was classified.
+    pub method: Method,
+    /// Its cross, for [`Method::Cross`].
+    pub cross: Option<CrossMembers>,
+    /// Its runs in document order.
+    pub runs: Vec<RunLabel>,
+    /// The annotated HTML, when asked for.
+    pub annotated_html: Option<String>,
+}
+
+impl AnnotatedPage {
+    /// How many runs have `class`.
+    pub fn count(&self, class: PatternClass) -> usize {
+        self.runs.iter().filter(|r| r.class == class).count()
+    }
+}
+
+/// Runs stage `annotate` on `partition`, unless it is already done; `read` and `group` must be
+/// complete with the same configuration.
+///
+/// # Errors
+/// Fails when earlier stages are incomplete or were run with other settings, or intermediate
+/// files cannot be read or written. A page that cannot be read back from its archive is a
+/// counted skip.
+pub fn run_annotate(
+    work: &WorkDir,
+    config: &Config,
+    partition: u32,
+) -> Result<StageReport, StageError> {
+    let fingerprint = config.fingerprint();
+    let read = work.require_complete(read::STAGE, &fingerprint)?;
+    work.require_complete(group::STAGE, &fingerprint)?;
+    if partition >= config.lsh.partitions {
+        return Err(StageError::NoSuchShard {
+            stage: STAGE,
+            shard: partition,
+            shards: config.lsh.partitions,
+        });
+    }
+    work.begin(&Manifest {
+        layout: LAYOUT_VERSION,
+        stage: STAGE.to_owned(),
+        fingerprint,
+        config: config.clone(),
+        inputs: read.inputs.clone(),
+        shards: config.lsh.partitions,
+    })?;
+    if work.is_done(STAGE, partition) {
+        return Ok(work.report(STAGE, partition)?);
+    }
+    let mut pages: Vec<PageRef> = Vec::new();
+    for rank in 0..read.shards {
+        let path = work.path(read::STAGE, pages_path(partition, rank));
+        for page in ArtifactReader::<PageRef>::open(&path, PAGES)? {
+            pages.push(page?);
+        }
+    }
+    pages.sort_by_key(|p| p.page);
+    let bucket_path = work.path(group::STAGE, format!("buckets/{partition:05}.bin"));
+    let buckets =
+        ArtifactReader::<LshBucket>::open(&bucket_path, BUCKETS)?.collect::<Result<Vec<_>, _>>()?;
+
+    let crosses = plan_crosses(&pages, &buckets, config.annotate.max_candidates as usize);
+    let fetcher = PageFetcher::new(read.inputs, config);
+    let mut report = StageReport::new(STAGE, partition);
+    let path = work.path(STAGE, format!("pages/{partition:05}.bin"));
+    let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
+    // Sites one at a time: only one site's words are held at once.
+    for site in sites(&pages) {
+        let step = SiteStep {
+            pages: &pages,
+            crosses: &crosses,
+            fetcher: &fetcher,
+            config,
+        };
+        for outcome in step.run(site) {
+            match outcome {
+                Ok(page) => {
+                    report.emit();
+                    out.push(&page)?;
+                }
+                Err(error) => report.skip(error.reason()),
+            }
+        }
+    }
+    out.finish()?;
+    work.finish_shard(&report)?;
+    Ok(report)
+}
+
+/// The index ranges of `pages` (sorted by id) grouped by site, sites in name order.
+fn sites(pages: &[PageRef]) -> Vec<Vec<usize>> {
+    let mut by_site: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (index, page) in pages.iter().enumerate() {
+        by_site.entry(&page.site.0).or_default().push(index);
+    }
+    by_site.into_values().collect()
+}
+
+/// A cross over indices into the partition's pages, with each member's similarity to the page.
+#[derive(Debug, Clone)]
+struct PlannedCross {
+    cross: Cross<usize>,
+    similarity: BTreeMap<usize, f32>,
+}
+
+/// Every page's cross, or `None` for pages without a partner of another URL.
+fn plan_crosses(
+    pages: &[PageRef],
+    buckets: &[LshBucket],
+    max_candidates: usize,
+) -> Vec<Option<PlannedCross>> {
+    let index: BTreeMap<PageId, usize> =
+        pages.iter().enumerate().map(|(i, p)| (p.page, i)).collect();
+    let mut candidates: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pages.len()];
+    for bucket in buckets {
+        let members: Vec<usize> = bucket
+            .pages
+            .iter()
+            .filter_map(|id| index.get(id).copied())
+            .collect();
+        let n = members.len();
+        if n <= max_candidates + 1 {
+            for &a in &members {
+                candidates[a].extend(members.iter().copied().filter(|&b| b != a));
+            }
+        } else {
+            // A huge bucket: each page takes its neighbours in page-id order, half on each side.
+            let half = (max_candidates / 2).max(1);
+            for (position, &a) in members.iter().enumerate() {
+                for step in 1..=half {
+                    candidates[a].insert(members[(position + step) % n]);
+                    candidates[a].insert(members[(position + n - step % n) % n]);
+                }
+            }
+        }
+    }
+    let urls: Vec<UrlKey> = pages.iter().map(|p| UrlKey::of(&p.url)).collect();
+    let mut by_url: BTreeMap<(&str, &UrlKey), Vec<usize>> = BTreeMap::new();
+    for (i, page) in pages.iter().enumerate() {
+        by_url.entry((&page.site.0, &urls[i])).or_default().push(i);
+    }
+    for captures in by_url.values() {
+        for &a in captures {
+            candidates[a].extend(captures.iter().copied().filter(|&b| b != a));
+        }
+    }
+    (0..pages.len())
+        .into_par_iter()
+        .map(|i| {
+            let candidate = |j: usize| CrossCandidate {
+                page: j,
+                url: urls[j].clone(),
+                captured: pages[j].captured.0,
+                similarity: similarity(&pages[i].signature, &pages[j].signature),
+            };
+            let list: Vec<CrossCandidate<usize>> =
+                candidates[i].iter().map(|&j| candidate(j)).collect();
+            let cross = select_cross(&candidate(i), &list)?;
+            let similarity = list.iter().map(|c| (c.page, c.similarity as f32)).collect();
+            Some(PlannedCross { cross, similarity })
+        })
+        .collect()
+}
+
+/// The estimated Jaccard similarity of two MinHash signatures: the share of equal values.
+fn similarity(a: &[u32], b: &[u32]) -> f64 {
+    if a.is_empty() || a.len() != b.len() {
+        return 0.0;
+    }
+    let equal = a.iter().zip(b).filter(|(x, y)| x == y).count();
+    equal as f64 / a.len() as f64
+}
+
+/// The work on one site's pages.
+struct SiteStep<'a> {
+    pages: &'a [PageRef],
+    crosses: &'a [Option<PlannedCross>],
+    fetcher: &'a PageFetcher,
+    config: &'a Config,
+}
+
+impl SiteStep<'_> {
+    /// Annotates the pages at `site` (indices into the partition's pages), in that order.
+    fn run(&self, site: Vec<usize>) -> Vec<Result<AnnotatedPage, FetchError>> {
+        // Pass 1: the words of every page some cross of the site needs as a member.
+        let members: BTreeSet<usize> = site
+            .iter()
+            .filter_map(|&i| self.crosses[i].as_ref())
+            .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
+            .collect();
+        let members: Vec<usize> = members.into_iter().collect();
+        let words: BTreeMap<usize, Vec<WordId>> = members
+            .par_iter()
+            .filter_map(|&j| Some((j, self.words(j).ok()?)))
+            .collect();
+        // Pass 2: each page against its members.
+        site.par_iter().map(|&i| self.annotate(i, &words)).collect()
+    }
+
+    fn words(&self, index: usize) -> Result<Vec<WordId>, FetchError> {
+        let captured = self.fetcher.fetch(&self.pages[index])?;
+        let doc = Document::parse(&captured.html, &self.config.sanitize)
+            .map_err(|_| FetchError::NotAPage)?;
+        Ok(PageTokens::read(&doc).words)
+    }
+
+    fn annotate(
+        &self,
+        index: usize,
+        words: &BTreeMap<usize, Vec<WordId>>,
+    ) -> Result<AnnotatedPage, FetchError> {
+        let page = &self.pages[index];
+        let captured = self.fetcher.fetch(page)?;
+        let doc = Document::parse(&captured.html, &self.config.sanitize)
+            .map_err(|_| FetchError::NotAPage)?;
+        let tokens = PageTokens::read(&doc);
+        // A cross member that could not be read back is left out of the cross.
+        let planned = self.crosses[index].as_ref().and_then(|planned| {
+            let cross = restrict(planned.cross, |j| words.contains_key(&j))?;
+            Some((cross, planned))
+        });
+        let (method, cross_bits, labelled, members) = match planned {
+            Some((cross, planned)) => {
+                let member_words: Vec<(CrossRole, &[WordId])> = cross
+                    .members()
+                    .into_iter()
+                    .skip(1)
+                    .filter_map(|(role, j)| Some((role, words.get(&j)?.as_slice())))
+                    .collect();
+                let runs = annotate(&tokens, &member_words);
+                let mode = match self.config.annotate.invalid {
+                    InvalidRuns::Keep => InvalidMode::Keep,
+                    InvalidRuns::Boilerplate => InvalidMode::AsBoilerplate,
+                };
+                let labelled = classify_runs(&runs, cross.bits(), mode);
+                let members = CrossMembers {
+                    bits: cross.bits(),
+                    members: cross
+                        .members()
+                        .into_iter()
+                        .skip(1)
+                        .map(|(role, j)| {
+                            let similarity = planned.similarity.get(&j).copied().unwrap_or(0.0);
+                            (role, self.pages[j].record_id.clone(), similarity)
+                        })
+                        .collect(),
+                };
+                (Method::Cross, cross.bits(), labelled, Some(members))
+            }
+            None => {
+                let labelled = single_page_runs(&doc, &tokens);
+                (Method::Single, Bits::of(&[CrossRole::Cur]), labelled, None)
+            }
+        };
+        let annotated = self
+            .config
+            .annotate
+            .annotated_html
+            .then(|| annotated_html(&doc, &captured.html, &page.url, cross_bits, &labelled));
+        let mut page = page.clone();
+        page.signature = Vec::new();
+        Ok(AnnotatedPage {
+            page,
+            title: doc.title().unwrap_or_default().to_owned(),
+            text: content_text(&doc, &labelled),
+            method,
+            cross: members,
+            runs: labelled.iter().map(run_label).collect(),
+            annotated_html: annotated,
+        })
+    }
+}
+
+fn run_label(run: &LabelledRun) -> RunLabel {
+    RunLabel {
+        first_token: run.run.first_token,
+        words: run.run.words,
+        bits: run.run.bits,
+        class: run.class,
+        decision: run.decision,
+    }
+}
+
+/// The cross without the members `keep` rejects; `None` if that removes `up` and no `down`
+/// can take its place.
+fn restrict(cross: Cross<usize>, keep: impl Fn(usize) -> bool) -> Option<Cross<usize>> {
+    let down = cross.down.filter(|&j| keep(j));
+    let (up, down) = if keep(cross.up) {
+        (cross.up, down)
+    } else {
+        (down?, None)
+    };
+    Some(Cross {
+        cur: cross.cur,
+        up,
+        down,
+        prev: cross.prev.filter(|&j| keep(j)),
+        next: cross.next.filter(|&j| keep(j)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similarity_is_the_share_of_equal_values() {
+        assert_eq!(similarity(&[1, 2, 3, 4], &[1, 2, 0, 0]), 0.5);
+        assert_eq!(similarity(&[], &[]), 0.0);
+        assert_eq!(similarity(&[1], &[1, 2]), 0.0);
+    }
+
+    #[test]
+    fn restrict_promotes_down_when_up_is_missing() {
+        let cross = Cross {
+            cur: 0,
+            up: 1,
+            down: Some(2),
+            prev: Some(3),
+            next: None,
+        };
+        let without_up = restrict(cross, |j| j != 1).unwrap();
+        assert_eq!((without_up.up, without_up.down), (2, None));
+        assert_eq!(without_up.prev, Some(3));
+        assert!(restrict(cross, |j| j == 3).is_none());
+        assert_eq!(restrict(cross, |_| true), Some(cross));
+    }
+}

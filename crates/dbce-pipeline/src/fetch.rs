@@ -1,0 +1,97 @@
+//! Rereading a page's record from its archive by locator: how later stages get at the HTML
+//! without carrying it through the intermediate files.
+
+use std::io::{BufReader, Seek as _, SeekFrom};
+use std::path::PathBuf;
+
+use dbce_http::HttpLimits;
+use dbce_warc::{Entry, ReaderConfig, RecordType, WarcReader};
+
+use crate::html::{CapturedHtml, captured_html};
+use crate::page::PageRef;
+
+/// Reads pages back from the run's input files.
+#[derive(Debug, Clone)]
+pub struct PageFetcher {
+    inputs: Vec<PathBuf>,
+    reader: ReaderConfig,
+    limits: HttpLimits,
+}
+
+/// Why a page could not be read back; each is a counted skip of the stage that needed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    /// The page's file is not among the run's inputs.
+    #[error("refetch-no-such-file")]
+    NoSuchFile,
+    /// The file cannot be opened or read at the record's offset.
+    #[error("refetch-io")]
+    Io,
+    /// No record with the page's id starts at its offset (the file changed since `read`, or it
+    /// is compressed as one gzip stream, which cannot be entered in the middle).
+    #[error("refetch-not-at-offset")]
+    NotAtOffset,
+    /// The record no longer decodes as an HTML page.
+    #[error("refetch-not-a-page")]
+    NotAPage,
+}
+
+impl FetchError {
+    /// The skip reason recorded in reports.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::NoSuchFile => "refetch-no-such-file",
+            Self::Io => "refetch-io",
+            Self::NotAtOffset => "refetch-not-at-offset",
+            Self::NotAPage => "refetch-not-a-page",
+        }
+    }
+}
+
+impl PageFetcher {
+    /// A fetcher over the run's inputs (the list stage `read` recorded), with the settings
+    /// `read` used.
+    pub fn new(inputs: Vec<PathBuf>, config: &crate::Config) -> Self {
+        Self {
+            inputs,
+            reader: ReaderConfig {
+                max_record_size: config.read.max_record_size,
+                keep_bodies: Some(vec![RecordType::Response, RecordType::Resource]),
+                ..ReaderConfig::default()
+            },
+            limits: HttpLimits {
+                max_decoded_bytes: config.read.max_decoded_bytes,
+                ..HttpLimits::default()
+            },
+        }
+    }
+
+    /// The decoded HTML of `page`, read from its file at its offset.
+    ///
+    /// # Errors
+    /// Returns why the record could not be read back.
+    pub fn fetch(&self, page: &PageRef) -> Result<CapturedHtml, FetchError> {
+        let path = self
+            .inputs
+            .get(page.source.file.0 as usize)
+            .ok_or(FetchError::NoSuchFile)?;
+        let mut file = std::fs::File::open(path).map_err(|_| FetchError::Io)?;
+        file.seek(SeekFrom::Start(page.source.offset))
+            .map_err(|_| FetchError::Io)?;
+        let mut reader =
+            WarcReader::new(BufReader::with_capacity(1 << 16, file), self.reader.clone())
+                .map_err(|_| FetchError::NotAtOffset)?;
+        let Ok(Some(Entry::Record(record))) = reader.next_entry() else {
+            return Err(FetchError::NotAtOffset);
+        };
+        let id_matches = match record.header.record_id() {
+            Some(id) => id == page.record_id,
+            // ARC records have no id; read named them by file and offset.
+            None => page.record_id.starts_with("<urn:dbce:file-"),
+        };
+        if !id_matches {
+            return Err(FetchError::NotAtOffset);
+        }
+        captured_html(&record, &self.limits).map_err(|_| FetchError::NotAPage)
+    }
+}

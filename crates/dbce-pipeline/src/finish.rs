@@ -1,0 +1,427 @@
+//! Stage `finish`, stage 3: one partition's annotated pages become output records, and the
+//! single last step ([`run_index`]) merges the parts, builds the full-text index and the report.
+//!
+//! Output directory layout (`docs/formats.md`):
+//! - `text/part-PART.jsonl.gz`: one JSON object per page ([`TextRecord`]), by page id;
+//! - `warc/part-PART.warc.gz`: a `conversion` record per page, one gzip member each, and
+//!   `warc/part-PART.cdxj` indexing them; `warc/index.cdxj` merges and sorts them all;
+//! - `html/part-PART/PAGE.html`: the annotated HTML, when `annotate.annotated-html` is on;
+//! - `index/`: the tantivy index of the text;
+//! - `report.json`: counts per stage ([`RunReport`]).
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::Path;
+
+use dbce_annotate::PatternClass;
+use dbce_warc::{CdxLine, Headers, NewRecord, RecordType, WarcWriter};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde::{Deserialize, Serialize};
+
+use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
+use crate::artifact::ArtifactReader;
+use crate::work::{LAYOUT_VERSION, Manifest, WorkDir, temporary_path};
+use crate::{Config, StageError, StageReport, group, read};
+
+/// The stage's name and directory.
+pub const STAGE: &str = "finish";
+
+/// One line of `text/part-PART.jsonl.gz`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextRecord {
+    /// The source record's `WARC-Record-ID`.
+    pub id: String,
+    /// The captured URL.
+    pub url: String,
+    /// The capture time, ISO 8601.
+    pub date: String,
+    /// The site (registrable domain) the page was grouped in.
+    pub site: String,
+    /// The page's `<title>`.
+    pub title: String,
+    /// The main content, one block per line.
+    pub text: String,
+    /// `cross` or `single`.
+    pub method: String,
+    /// The cross members: role → record id and estimated template similarity.
+    pub cross: BTreeMap<String, CrossMember>,
+    /// Runs per label.
+    pub runs: RunCounts,
+    /// Where the source record lies.
+    pub source: SourceCoordinates,
+}
+
+/// A cross member in a [`TextRecord`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrossMember {
+    /// Its `WARC-Record-ID`.
+    pub id: String,
+    /// Estimated Jaccard similarity of its template tokens to the page's.
+    pub similarity: f32,
+}
+
+/// Runs per label in a [`TextRecord`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunCounts {
+    /// Content runs.
+    pub content: usize,
+    /// Boilerplate runs.
+    pub boilerplate: usize,
+    /// Runs left `invalid`.
+    pub invalid: usize,
+}
+
+/// Archive coordinates in a [`TextRecord`]: `dbce get FILE OFFSET` prints the record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceCoordinates {
+    /// The WARC file, as given to the run.
+    pub file: String,
+    /// Byte offset of the record.
+    pub offset: u64,
+    /// Length of the record in the file.
+    pub length: u64,
+}
+
+impl TextRecord {
+    /// The record of `page`, whose source file is `file`.
+    pub fn of(page: &AnnotatedPage, file: &str) -> Self {
+        let cross = page
+            .cross
+            .iter()
+            .flat_map(|c| &c.members)
+            .map(|(role, id, similarity)| {
+                let role = serde_json::to_value(role)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                (
+                    role,
+                    CrossMember {
+                        id: id.clone(),
+                        similarity: *similarity,
+                    },
+                )
+            })
+            .collect();
+        Self {
+            id: page.page.record_id.clone(),
+            url: page.page.url.clone(),
+            date: page.page.captured.iso8601(),
+            site: page.page.site.0.clone(),
+            title: page.title.clone(),
+            text: page.text.clone(),
+            method: match page.method {
+                Method::Cross => "cross",
+                Method::Single => "single",
+            }
+            .to_owned(),
+            cross,
+            runs: RunCounts {
+                content: page.count(PatternClass::Content),
+                boilerplate: page.count(PatternClass::Boilerplate),
+                invalid: page.count(PatternClass::Invalid),
+            },
+            source: SourceCoordinates {
+                file: file.to_owned(),
+                offset: page.page.source.offset,
+                length: page.page.source.length,
+            },
+        }
+    }
+}
+
+/// Runs stage `finish` on `partition`, writing into `out`, unless it is already done;
+/// `annotate` must be complete with the same configuration.
+///
+/// # Errors
+/// Fails when `annotate` is incomplete or was run with other settings, or files cannot be read
+/// or written.
+pub fn run_finish(
+    work: &WorkDir,
+    config: &Config,
+    partition: u32,
+    out: &Path,
+) -> Result<StageReport, StageError> {
+    let fingerprint = config.fingerprint();
+    let annotated = work.require_complete(annotate::STAGE, &fingerprint)?;
+    if partition >= config.lsh.partitions {
+        return Err(StageError::NoSuchShard {
+            stage: STAGE,
+            shard: partition,
+            shards: config.lsh.partitions,
+        });
+    }
+    work.begin(&Manifest {
+        layout: LAYOUT_VERSION,
+        stage: STAGE.to_owned(),
+        fingerprint,
+        config: config.clone(),
+        inputs: annotated.inputs.clone(),
+        shards: config.lsh.partitions,
+    })?;
+    if work.is_done(STAGE, partition) {
+        return Ok(work.report(STAGE, partition)?);
+    }
+    let mut report = StageReport::new(STAGE, partition);
+    let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
+    let mut pages: Vec<AnnotatedPage> = Vec::new();
+    for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
+        pages.push(page?);
+    }
+    let pages = reconcile(pages, &mut report);
+    let files: Vec<String> = annotated
+        .inputs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let part = format!("part-{partition:05}");
+    let mut text = GzEncoder::new(Vec::new(), Compression::new(6));
+    let mut warc = WarcWriter::new(Vec::new());
+    let mut cdxj = String::new();
+    let warc_name = format!("{part}.warc.gz");
+    for page in &pages {
+        let file = files
+            .get(page.page.source.file.0 as usize)
+            .map_or("", String::as_str);
+        let record = TextRecord::of(page, file);
+        let mut line = serde_json::to_vec(&record)
+            .map_err(std::io::Error::other)
+            .map_err(|source| StageError::Output {
+                path: out.join("text"),
+                source,
+            })?;
+        line.push(b'\n');
+        text.write_all(&line).map_err(|source| StageError::Output {
+            path: out.join("text"),
+            source,
+        })?;
+        let new = conversion_record(&record);
+        let locator = warc
+            .write_record(&new)
+            .map_err(|source| StageError::Output {
+                path: out.join("warc"),
+                source,
+            })?;
+        cdxj.push_str(&cdxj_line(&record, locator, &warc_name));
+        cdxj.push('\n');
+        if let Some(html) = &page.annotated_html {
+            let path = out
+                .join("html")
+                .join(&part)
+                .join(format!("{}.html", page.page.page));
+            write_file(&path, html.as_bytes())?;
+        }
+        report.emit();
+    }
+    let text = text.finish().map_err(|source| StageError::Output {
+        path: out.join("text"),
+        source,
+    })?;
+    let warc = warc.finish().map_err(|source| StageError::Output {
+        path: out.join("warc"),
+        source,
+    })?;
+    write_file(&out.join("text").join(format!("{part}.jsonl.gz")), &text)?;
+    write_file(&out.join("warc").join(&warc_name), &warc)?;
+    write_file(
+        &out.join("warc").join(format!("{part}.cdxj")),
+        cdxj.as_bytes(),
+    )?;
+    work.finish_shard(&report)?;
+    Ok(report)
+}
+
+/// One annotation per page: a page id seen more than once (the same record in two input
+/// files) keeps its copy from the first file and offset; the others are counted as
+/// `duplicate-record`. Pages come out by page id.
+fn reconcile(mut pages: Vec<AnnotatedPage>, report: &mut StageReport) -> Vec<AnnotatedPage> {
+    pages.sort_by_key(|p| (p.page.page, p.page.source.file, p.page.source.offset));
+    let before = pages.len();
+    pages.dedup_by_key(|p| p.page.page);
+    for _ in pages.len()..before {
+        report.skip("duplicate-record");
+    }
+    pages
+}
+
+/// The `conversion` record of a page's text. Its id is derived from the source record's, so
+/// reruns write identical bytes.
+fn conversion_record(record: &TextRecord) -> NewRecord {
+    use sha1::{Digest as _, Sha1};
+    let digest = Sha1::digest(record.id.as_bytes());
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let id = format!(
+        "<urn:uuid:{}-{}-{}-{}-{}>",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    );
+    let mut fields = Headers::new();
+    fields.push("WARC-Record-ID", id);
+    fields.push("WARC-Date", record.date.clone());
+    fields.push("WARC-Target-URI", record.url.clone());
+    fields.push("WARC-Refers-To", record.id.clone());
+    fields.push("Content-Type", "text/plain; charset=utf-8");
+    NewRecord {
+        record_type: RecordType::Conversion,
+        fields,
+        block: record.text.as_bytes().to_vec(),
+    }
+}
+
+/// A CDXJ line for a conversion record (cdxj-indexer's layout; it does not index conversion
+/// records itself).
+fn cdxj_line(record: &TextRecord, locator: dbce_warc::RecordLocator, filename: &str) -> String {
+    let line = CdxLine {
+        key: dbce_warc::surt(&record.url),
+        timestamp: record.date.chars().filter(char::is_ascii_digit).collect(),
+        url: Some(record.url.clone()),
+        mime: Some("text/plain".to_owned()),
+        status: None,
+        digest: None,
+        length: locator.length,
+        offset: locator.offset,
+        filename: filename.to_owned(),
+    };
+    line.to_string()
+}
+
+/// Writes `bytes` to `path` atomically (temporary file, then rename), creating its folder.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), StageError> {
+    let output = |source| StageError::Output {
+        path: path.to_owned(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(output)?;
+    }
+    let temporary = temporary_path(path);
+    std::fs::write(&temporary, bytes).map_err(output)?;
+    std::fs::rename(&temporary, path).map_err(output)
+}
+
+/// Counts of one stage in `report.json`: records in, out, and skipped by reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StageCounts {
+    /// What the stage took in.
+    pub input: u64,
+    /// What it passed on.
+    pub output: u64,
+    /// What it skipped, by reason.
+    pub skipped: BTreeMap<String, u64>,
+}
+
+/// `report.json`: every stage's counts, where `input = output + Σ skipped` always holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// The configuration fingerprint of the run.
+    pub fingerprint: String,
+    /// The input files.
+    pub inputs: Vec<String>,
+    /// Counts per stage, in pipeline order.
+    pub stages: BTreeMap<String, StageCounts>,
+    /// Documents in the full-text index.
+    pub indexed: u64,
+}
+
+/// The last step: merges the parts' CDXJ into `warc/index.cdxj`, builds the tantivy index of
+/// all pages into `out/index`, and writes `out/report.json`. Runs once, after every `finish`
+/// shard.
+///
+/// # Errors
+/// Fails when `finish` is incomplete or files cannot be read or written.
+pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunReport, StageError> {
+    let fingerprint = config.fingerprint();
+    let finished = work.require_complete(STAGE, &fingerprint)?;
+    let files: Vec<String> = finished
+        .inputs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut lines: Vec<String> = Vec::new();
+    for partition in 0..config.lsh.partitions {
+        let path = out.join("warc").join(format!("part-{partition:05}.cdxj"));
+        let text = std::fs::read_to_string(&path).map_err(|source| StageError::Input {
+            path: path.clone(),
+            source,
+        })?;
+        lines.extend(text.lines().map(str::to_owned));
+    }
+    lines.sort();
+    let mut merged = lines.join("\n");
+    if !merged.is_empty() {
+        merged.push('\n');
+    }
+    write_file(&out.join("warc").join("index.cdxj"), merged.as_bytes())?;
+
+    let mut documents = Vec::new();
+    for partition in 0..config.lsh.partitions {
+        let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
+        let mut report = StageReport::new(STAGE, partition);
+        let mut pages = Vec::new();
+        for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
+            pages.push(page?);
+        }
+        for page in reconcile(pages, &mut report) {
+            let file = files
+                .get(page.page.source.file.0 as usize)
+                .cloned()
+                .unwrap_or_default();
+            documents.push(dbce_index::IndexedPage {
+                id: page.page.record_id,
+                url: page.page.url,
+                site: page.page.site.0,
+                date: page.page.captured.iso8601(),
+                title: page.title,
+                text: page.text,
+                file,
+                offset: page.page.source.offset,
+                length: page.page.source.length,
+            });
+        }
+    }
+    let index_dir = out.join("index");
+    // A rerun rebuilds the index: it is one merge over all parts.
+    if index_dir.exists() {
+        std::fs::remove_dir_all(&index_dir).map_err(|source| StageError::Output {
+            path: index_dir.clone(),
+            source,
+        })?;
+    }
+    let summary =
+        dbce_index::build_index(&index_dir, documents).map_err(|e| StageError::Output {
+            path: index_dir.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+    let mut stages = BTreeMap::new();
+    for (order, stage) in [read::STAGE, group::STAGE, annotate::STAGE, STAGE]
+        .into_iter()
+        .enumerate()
+    {
+        let manifest = work.manifest(stage)?;
+        let mut total = StageReport::new(stage, 0);
+        for shard in 0..manifest.shards {
+            total.absorb(&work.report(stage, shard)?);
+        }
+        stages.insert(
+            format!("{}-{stage}", order + 1),
+            StageCounts {
+                input: total.input,
+                output: total.emitted,
+                skipped: total.skipped.clone(),
+            },
+        );
+    }
+    let report = RunReport {
+        fingerprint,
+        inputs: files,
+        stages,
+        indexed: summary.documents,
+    };
+    let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
+    write_file(&out.join("report.json"), &json)?;
+    Ok(report)
+}
