@@ -23,8 +23,12 @@ pub(crate) struct UnionLcs {
     slot: Vec<u32>,
     /// Match masks of the current candidate sentence's tokens, `words` words each.
     masks: Vec<u64>,
-    /// Bit rows 0..=a of the current reference sentence, `words` words each.
+    /// Distinct bit rows of the current reference sentence, `words` words each.
     rows: Vec<u64>,
+    /// Per row 0..=a: its index in `rows`.
+    row_at: Vec<u32>,
+    /// Words per row: `⌈b/64⌉` for the current candidate sentence.
+    words: usize,
     /// Per reference token: on some LCS path.
     marks: Vec<bool>,
     counts_r: Vec<u32>,
@@ -81,55 +85,83 @@ impl UnionLcs {
     fn mark_sentence(&mut self, r_ids: &[u32], range: std::ops::Range<usize>, c: &[u32]) {
         let start = range.start;
         let r = &r_ids[range];
-        let (a, b) = (r.len(), c.len());
-        let words = b.div_ceil(64);
-        self.rows.clear();
-        self.rows.resize((a + 1) * words, u64::MAX);
-        let mut shared = false;
-        for (i, &t) in r.iter().enumerate() {
-            let (done, next) = self.rows.split_at_mut((i + 1) * words);
-            let prev = &done[i * words..];
-            let cur = &mut next[..words];
-            let slot = self.slot[t as usize];
-            if slot == NONE {
-                cur.copy_from_slice(prev);
-                continue;
-            }
-            shared = true;
-            let mask = &self.masks[slot as usize * words..][..words];
-            let mut carry = false;
-            for w in 0..words {
-                let v = prev[w];
-                let u = v & mask[w];
-                let (sum, c1) = v.overflowing_add(u);
-                let (sum, c2) = sum.overflowing_add(u64::from(carry));
-                carry = c1 || c2;
-                cur[w] = sum | (v & !u);
-            }
-        }
-        if !shared {
+        if !self.fill_rows(r, c.len().div_ceil(64)) {
             return;
         }
-        let (mut i, mut j) = (a, b);
+        let (mut i, mut j) = (r.len(), c.len());
+        // `cur` = D[i][j] and `up` = D[i-1][j], kept up to date so that only steps to a lower
+        // row count bits.
+        let mut cur = self.cell(i, j);
+        let mut up = self.cell(i - 1, j);
         while i > 0 && j > 0 {
             if r[i - 1] == c[j - 1] {
                 self.marks[start + i - 1] = true;
+                cur = up - self.step(i - 1, j);
                 i -= 1;
                 j -= 1;
-            } else if self.cell(i, j - 1, words) > self.cell(i - 1, j, words) {
+                up = if i > 0 { self.cell(i - 1, j) } else { 0 };
+            } else if cur - self.step(i, j) > up {
+                cur -= self.step(i, j);
+                up -= self.step(i - 1, j);
                 j -= 1;
             } else {
+                cur = up;
                 i -= 1;
+                up = if i > 0 { self.cell(i - 1, j) } else { 0 };
             }
         }
     }
 
+    /// Computes the bit rows of `r` against the loaded candidate; false if no token is shared.
+    ///
+    /// A reference token absent from the candidate leaves the row unchanged, so such rows
+    /// are not stored: `row_at[i]` is the index of row `i`'s bits in `rows`.
+    fn fill_rows(&mut self, r: &[u32], words: usize) -> bool {
+        self.words = words;
+        self.row_at.clear();
+        self.row_at.push(0);
+        if self.rows.len() < (r.len() + 1) * words {
+            self.rows.resize((r.len() + 1) * words, 0);
+        }
+        self.rows[..words].fill(u64::MAX);
+        let mut last = 0;
+        for &t in r {
+            let slot = self.slot[t as usize];
+            if slot != NONE {
+                let (done, next) = self.rows.split_at_mut((last + 1) * words);
+                let prev = &done[last * words..];
+                let mask = &self.masks[slot as usize * words..][..words];
+                let mut carry = false;
+                for ((out, &v), &m) in next[..words].iter_mut().zip(prev).zip(mask) {
+                    let u = v & m;
+                    let (sum, c1) = v.overflowing_add(u);
+                    let (sum, c2) = sum.overflowing_add(u64::from(carry));
+                    carry = c1 || c2;
+                    *out = sum | (v & !u);
+                }
+                last += 1;
+            }
+            self.row_at.push(u32::try_from(last).unwrap_or(u32::MAX));
+        }
+        last > 0
+    }
+
+    /// The bits of row `i`.
+    fn row(&self, i: usize) -> &[u64] {
+        &self.rows[self.row_at[i] as usize * self.words..][..self.words]
+    }
+
+    /// `D[i][j] - D[i][j-1]` (0 or 1): bit `j - 1` of row `i` is clear.
+    fn step(&self, i: usize, j: usize) -> usize {
+        usize::from(self.row(i)[(j - 1) / 64] >> ((j - 1) % 64) & 1 == 0)
+    }
+
     /// `D[i][j]`: the LCS length of the first `i` reference and first `j` candidate tokens.
-    fn cell(&self, i: usize, j: usize, words: usize) -> usize {
-        let row = &self.rows[i * words..][..words];
+    fn cell(&self, i: usize, j: usize) -> usize {
+        let row = self.row(i);
         let full = j / 64;
         let mut ones: usize = row[..full].iter().map(|w| w.count_ones() as usize).sum();
-        if j % 64 != 0 {
+        if !j.is_multiple_of(64) {
             ones += (row[full] & ((1u64 << (j % 64)) - 1)).count_ones() as usize;
         }
         j - ones
