@@ -27,9 +27,9 @@ impl BlockOffset {
 pub enum InlineTags {
     /// Boilerpipe's `DefaultTagActionMap`: only `a`, `b`, `i`, `u`, `em`, `strong`, `span`,
     /// `font`, `strike`, `sup`, `sub`, `code`, `tt`, `var`, `abbr` and `acronym` keep a block
-    /// together; every other tag (`br`, `img`, `small`, `cite`, …) ends it. The default: as
-    /// good as [`InlineTags::Phrasing`] on the development sets (up to 0.003 better in mean F1,
-    /// `docs/single-page.md`), and the paper's.
+    /// together; every other tag (`br`, `img`, `small`, `cite`, …) ends it. The default: the
+    /// paper's, and on the development sets within 0.003 F1 of [`InlineTags::Phrasing`] for
+    /// every method, mostly ahead (`docs/single-page.md`).
     #[default]
     Boilerpipe,
     /// Boilerpipe's list plus the other phrasing elements a browser renders inline (`small`,
