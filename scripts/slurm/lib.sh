@@ -13,17 +13,20 @@ die() {
   exit 2
 }
 
-# Reads a stage table into STAGE_NAMES, STAGE_KINDS, STAGE_EXTRAS (parallel arrays, in order).
+# Reads a stage table into STAGE_NAMES, STAGE_KINDS, STAGE_EXTRAS, STAGE_DONES (parallel
+# arrays, in order).
 load_stages() {
   STAGE_NAMES=()
   STAGE_KINDS=()
   STAGE_EXTRAS=()
-  local name kind extra
-  while read -r name kind extra; do
+  STAGE_DONES=()
+  local name kind extra rule
+  while read -r name kind extra rule; do
     case "$name" in '' | '#'*) continue ;; esac
     STAGE_NAMES+=("$name")
     STAGE_KINDS+=("$kind")
     STAGE_EXTRAS+=("$extra")
+    STAGE_DONES+=("$rule")
   done <"$1"
 }
 
@@ -60,12 +63,21 @@ config_partitions() {
   awk '/^\[/ {sec = $0} sec == "[lsh]" && $1 == "partitions" {print $3; exit}' <<<"$toml"
 }
 
-# Shards of stage index $1 without a done marker, ascending.
+# The file whose existence says that shard $2 of stage index $1 is complete.
+done_path() {
+  case "${STAGE_DONES[$1]}" in
+  marker) printf '%s/%s/_done/%05d\n' "$WORK" "${STAGE_NAMES[$1]}" "$2" ;;
+  out:*) echo "$OUT/${STAGE_DONES[$1]#out:}" ;;
+  *) die "stage ${STAGE_NAMES[$1]}: unknown done rule '${STAGE_DONES[$1]}'" ;;
+  esac
+}
+
+# Shards of stage index $1 that are not complete, ascending.
 missing_shards() {
-  local name=${STAGE_NAMES[$1]} count k
+  local count k
   count=$(stage_count "$1")
   for ((k = 0; k < count; k++)); do
-    if [ ! -e "$WORK/$name/_done/$(printf '%05d' "$k")" ]; then echo "$k"; fi
+    if [ ! -e "$(done_path "$1" "$k")" ]; then echo "$k"; fi
   done
 }
 
@@ -157,7 +169,7 @@ report_done() {
   for ((i = $1; i <= $2; i++)); do
     missing=$(missing_shards "$i" | tr '\n' ' ')
     if [ -n "$missing" ]; then
-      log "stage ${STAGE_NAMES[$i]}: shards without a done marker: $missing"
+      log "stage ${STAGE_NAMES[$i]}: shards not done: $missing"
       ok=1
     fi
   done

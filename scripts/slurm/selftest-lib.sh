@@ -103,6 +103,27 @@ selftest_reference() {
   done
 }
 
+# Whether shard $3 of stage $2 is complete in run directory $1 (work/ and out/), by the `done`
+# column of the stage table.
+shard_done() {
+  local rule
+  rule=$(awk -v s="$2" '!/^#/ && $1 == s {print $4}' "$STAGE_TABLE")
+  case "$rule" in
+  out:*) [ -e "$1/out/${rule#out:}" ] ;;
+  *) [ -e "$1/work/$2/_done/$(printf '%05d' "$3")" ] ;;
+  esac
+}
+
+# Whether any shard of stage $2 is complete in run directory $1.
+stage_started() {
+  local rule
+  rule=$(awk -v s="$2" '!/^#/ && $1 == s {print $4}' "$STAGE_TABLE")
+  case "$rule" in
+  out:*) [ -e "$1/out/${rule#out:}" ] ;;
+  *) [ -n "$(ls -A "$1/work/$2/_done" 2>/dev/null)" ] ;;
+  esac
+}
+
 # Compares a run ($1: a directory with work/ and out/) with the reference, byte for byte: with
 # `dbce run`, every file under out/; without it, every file of every stage's folder in work/
 # (and out/ once a stage writes it).

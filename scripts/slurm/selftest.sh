@@ -107,11 +107,11 @@ after=0
 for name in "${STAGES[@]}"; do
   if [ "$after" = 1 ]; then
     grep " $name " <<<"$states" | grep -qv ' CANCELLED$' && die "stage $name was not cancelled"
-    [ -z "$(ls -A "$B/work/$name/_done" 2>/dev/null)" ] || die "stage $name ran after the failure"
+    if stage_started "$B" "$name"; then die "stage $name ran after the failure"; fi
   fi
   if [ "$name" = "$FAIL_STAGE" ]; then after=1; fi
 done
-[ ! -e "$B/work/$FAIL_STAGE/_done/$(printf '%05d' "$FAIL_K")" ] || die "the failed shard has a done marker"
+if shard_done "$B" "$FAIL_STAGE" "$FAIL_K"; then die "the failed shard is marked done"; fi
 grep -q "DBCE_SELFTEST_FAIL=$FAIL_STAGE:$FAIL_K" "$B/work/slurm/logs/by-shard/$FAIL_STAGE-$(printf '%05d' "$FAIL_K").log" ||
   die "the failed task's log does not say why"
 log "the pipeline stopped after $((SECONDS - T))s: $FAIL_STAGE shard $FAIL_K FAILED, later stages CANCELLED"

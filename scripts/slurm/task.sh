@@ -29,7 +29,7 @@ OFFSET=$3
 K=$((SLURM_ARRAY_TASK_ID + OFFSET))
 SHARD=$(printf '%05d' "$K")
 
-read -r KIND EXTRA < <(awk -v s="$STAGE" '!/^#/ && $1 == s {print $2, $3; exit}' "$STAGES_FILE")
+read -r KIND EXTRA DONE < <(awk -v s="$STAGE" '!/^#/ && $1 == s {print $2, $3, $4; exit}' "$STAGES_FILE")
 case "${KIND:-}" in
 world) COUNT=$WORLD ;;
 partitions) COUNT=$PARTITIONS ;;
@@ -83,8 +83,12 @@ case "$RC" in
   ;;
 *) echo "dbce-slurm: FAILED with exit $RC after ${ELAPSED}s" >&2 ;;
 esac
-if [ "$RC" = 0 ] && [ ! -e "$WORK/$STAGE/_done/$SHARD" ]; then
-  echo "dbce-slurm: dbce succeeded but left no done marker $WORK/$STAGE/_done/$SHARD" >&2
+case "$DONE" in
+out:*) MARKER=$OUT/${DONE#out:} ;;
+*) MARKER=$WORK/$STAGE/_done/$SHARD ;;
+esac
+if [ "$RC" = 0 ] && [ ! -e "$MARKER" ]; then
+  echo "dbce-slurm: dbce succeeded but did not leave $MARKER" >&2
   RC=2
 fi
 exit "$RC"

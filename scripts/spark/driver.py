@@ -31,15 +31,25 @@ from pathlib import Path
 DEFAULT_STAGES = Path(__file__).resolve().parent.parent / "slurm" / "stages.txt"
 
 
-def load_stages(path: Path) -> list[tuple[str, str, str]]:
-    """(name, shard kind, extra) per stage, in order."""
+Stage = tuple[str, str, str, str]
+
+
+def load_stages(path: Path) -> list[Stage]:
+    """(name, shard kind, extra, done rule) per stage, in order."""
     stages = []
     for line in path.read_text().splitlines():
         fields = line.split()
         if fields and not fields[0].startswith("#"):
-            name, kind, extra = fields
-            stages.append((name, kind, extra))
+            name, kind, extra, done = fields
+            stages.append((name, kind, extra, done))
     return stages
+
+
+def done_path(a: argparse.Namespace, name: str, done: str, k: int) -> Path:
+    """The file whose existence says that shard k of a stage is complete."""
+    if done.startswith("out:"):
+        return Path(a.out) / done[len("out:") :]
+    return Path(a.work) / name / "_done" / f"{k:05d}"
 
 
 def config_partitions(dbce: str, config: str | None) -> int:
@@ -65,8 +75,9 @@ def shard_command(a: argparse.Namespace, name: str, kind: str, extra: str, k: in
     return cmd
 
 
-def make_task(a: argparse.Namespace, name: str, kind: str, extra: str, fail: str):
+def make_task(a: argparse.Namespace, stage: Stage, fail: str):
     """The function each Spark partition runs: its shards, one dbce process each."""
+    name, kind, extra, done = stage
 
     def run(shards):
         for k in shards:
@@ -80,9 +91,9 @@ def make_task(a: argparse.Namespace, name: str, kind: str, extra: str, fail: str
                 raise RuntimeError(
                     f"{name} shard {k}: dbce exit {r.returncode}: {' | '.join(tail)}"
                 )
-            marker = Path(a.work) / name / "_done" / f"{k:05d}"
+            marker = done_path(a, name, done, k)
             if not marker.exists():
-                raise RuntimeError(f"{name} shard {k}: dbce exit 0 but no done marker {marker}")
+                raise RuntimeError(f"{name} shard {k}: dbce exit {r.returncode} but no {marker}")
             yield (k, r.returncode, round(time.time() - t, 2), tail[-1] if tail else "")
 
     return run
@@ -111,7 +122,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return a
 
 
-def select_stages(a: argparse.Namespace) -> list[tuple[str, str, str]]:
+def select_stages(a: argparse.Namespace) -> list[Stage]:
     stages = load_stages(a.stages)
     names = [s[0] for s in stages]
     for n in (a.first, a.until):
@@ -120,7 +131,7 @@ def select_stages(a: argparse.Namespace) -> list[tuple[str, str, str]]:
     lo = names.index(a.first) if a.first else 0
     hi = names.index(a.until) if a.until else len(names) - 1
     chosen = stages[lo : hi + 1]
-    for name, _, extra in chosen:
+    for name, _, extra, _ in chosen:
         if extra == "out" and not a.out:
             raise SystemExit(f"dbce-spark: stage {name} needs --out DIR")
         if extra == "inputs" and not a.inputs:
@@ -149,13 +160,14 @@ def main(argv: list[str]) -> int:
     print(f"[dbce-spark] Spark {spark.version} on {sc.master}, session in {time.time() - t0:.1f}s",
           flush=True)
     try:
-        for name, kind, extra in stages:
+        for stage in stages:
+            name, kind = stage[0], stage[1]
             n = counts[kind]
             t = time.time()
             sc.setJobDescription(f"dbce stage {name} ({n} shards)")
             done = (
                 sc.parallelize(range(n), n)
-                .mapPartitions(make_task(a, name, kind, extra, fail))
+                .mapPartitions(make_task(a, stage, fail))
                 .collect()
             )
             skipped = sum(1 for _, rc, _, _ in done if rc == 1)

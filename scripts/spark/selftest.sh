@@ -159,12 +159,12 @@ grep -q "FAILED: .*DBCE_SELFTEST_FAIL=$FAIL_STAGE:$FAIL_K" "$DIR/driver-fail.log
 grep '^\[dbce-spark\] \(stage\|FAILED\)' "$DIR/driver-fail.log" | sed 's/^/    /'
 after=0
 for name in "${STAGES[@]}"; do
-  if [ "$after" = 1 ] && [ -n "$(ls -A "$B/work/$name/_done" 2>/dev/null)" ]; then
+  if [ "$after" = 1 ] && stage_started "$B" "$name"; then
     die "stage $name ran after the failure"
   fi
   if [ "$name" = "$FAIL_STAGE" ]; then after=1; fi
 done
-[ ! -e "$B/work/$FAIL_STAGE/_done/$(printf '%05d' "$FAIL_K")" ] || die "the failed shard has a done marker"
+if shard_done "$B" "$FAIL_STAGE" "$FAIL_K"; then die "the failed shard is marked done"; fi
 log "the driver stopped at $FAIL_STAGE shard $FAIL_K; no later stage ran"
 
 snapshot_work "$B/work" >"$DIR/before-rerun.txt"
