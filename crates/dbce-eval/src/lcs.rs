@@ -8,9 +8,11 @@
 //!
 //! Here each table row is a bit vector over the candidate sentence (Allison–Dix / Hyyrö:
 //! a zero bit at column `j` means `D[i][j] = D[i][j-1] + 1`), so a row costs `⌈b/64⌉` word
-//! operations instead of `b` cells, and every cell the walk back needs is recovered exactly as
-//! `j - popcount(row_i & low j bits)`. The walk therefore takes the same path and marks the same
-//! positions as the full table. Marks do not depend on the order of the sentence pairs, so the
+//! operations instead of `b` cells, and only rows of reference tokens found in the candidate
+//! sentence are stored (the others repeat the row above). Every cell the walk back compares is
+//! recovered exactly: it keeps `D[i][j]` and `D[i-1][j]`, a step left subtracts one bit of each
+//! row, a step to a lower row counts `j - popcount(row & low j bits)`. The walk therefore takes
+//! the same path and marks the same positions as the full table. Marks do not depend on the order of the sentence pairs, so the
 //! candidate sentence is the outer loop (its match masks are built once); hits are counted
 //! afterwards in reference order, as `score.py` does.
 
