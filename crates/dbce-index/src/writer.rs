@@ -1,0 +1,236 @@
+//! Building an index: a temporary sibling directory, one indexing thread, one final segment,
+//! then a rename into place.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tantivy::index::SegmentId;
+use tantivy::indexer::NoMergePolicy;
+use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument};
+
+use crate::IndexError;
+use crate::schema::{Fields, SEQ, parse_date};
+
+/// One cleaned page as the index stores it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexedPage {
+    /// The source record's `WARC-Record-ID`, e.g. `<urn:uuid:…>`.
+    pub id: String,
+    /// The page's URL (`WARC-Target-URI`).
+    pub url: String,
+    /// The site: the host's registrable domain, lowercase, as stage 1 computes it.
+    pub site: String,
+    /// The `WARC-Date` as written, ISO 8601, e.g. `2024-05-01T12:00:00Z`.
+    pub date: String,
+    /// The page's title.
+    pub title: String,
+    /// The main content, one block per line.
+    pub text: String,
+    /// The source archive as it was given (a path string).
+    pub file: String,
+    /// The source record's offset in `file`, as `dbce get FILE OFFSET` takes it.
+    pub offset: u64,
+    /// The source record's length in `file`.
+    pub length: u64,
+}
+
+/// What [`build_index`] wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IndexSummary {
+    /// Pages indexed.
+    pub documents: u64,
+    /// Pages whose date did not parse: they are indexed and keep their date as written, but
+    /// have no value in the `date` field, so date ranges never match them.
+    pub undated: u64,
+    /// Segments the writer flushed before the final merge (1 when everything fit into the
+    /// memory budget, 0 for no pages). The index always ends with at most one segment.
+    pub flushed_segments: u64,
+    /// Total size of the index's files in bytes.
+    pub bytes: u64,
+}
+
+/// Settings of [`build_index_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexConfig {
+    /// Memory of the single indexing thread in bytes; when it is full the writer flushes a
+    /// segment. tantivy accepts 15 MB to 4 GB. By default, 64 MiB.
+    pub memory_budget: u64,
+}
+
+impl Default for IndexConfig {
+    fn default() -> Self {
+        Self {
+            memory_budget: 64 << 20,
+        }
+    }
+}
+
+/// Builds an index of `pages` at `dir` with the default [`IndexConfig`]; see
+/// [`build_index_with`].
+///
+/// # Errors
+/// As [`build_index_with`].
+pub fn build_index(
+    dir: &Path,
+    pages: impl IntoIterator<Item = IndexedPage>,
+) -> Result<IndexSummary, IndexError> {
+    build_index_with(dir, pages, &IndexConfig::default())
+}
+
+/// Builds an index of `pages` at `dir`, which must not exist or be empty.
+///
+/// The index is written into the sibling directory `DIR.tmp` (a leftover one from a crashed
+/// build is removed first) and renamed to `dir` when complete, so `dir` never holds a partial
+/// index. Pages are added in the given order by one indexing thread; the flushed segments are
+/// merged, in input order, into one.
+///
+/// # Errors
+/// [`IndexError::Exists`] if `dir` holds files, [`IndexError::Io`] and
+/// [`IndexError::Tantivy`] if writing fails (the temporary directory is then removed).
+pub fn build_index_with(
+    dir: &Path,
+    pages: impl IntoIterator<Item = IndexedPage>,
+    config: &IndexConfig,
+) -> Result<IndexSummary, IndexError> {
+    let existing = check_target(dir)?;
+    let tmp = temporary_dir(dir)?;
+    if tmp.exists() {
+        fs::remove_dir_all(&tmp).map_err(IndexError::io(&tmp))?;
+    }
+    fs::create_dir_all(&tmp).map_err(IndexError::io(&tmp))?;
+    let summary = match write_index(&tmp, pages, config) {
+        Ok(summary) => summary,
+        Err(error) => {
+            // The build failed already; a leftover directory is removed by the next build.
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(error);
+        }
+    };
+    if existing {
+        fs::remove_dir(dir).map_err(IndexError::io(dir))?;
+    }
+    fs::rename(&tmp, dir).map_err(IndexError::io(dir))?;
+    Ok(summary)
+}
+
+/// Whether `dir` exists (empty); an error if it holds anything or is not a directory.
+fn check_target(dir: &Path) -> Result<bool, IndexError> {
+    match fs::read_dir(dir) {
+        Ok(mut entries) => match entries.next() {
+            None => Ok(true),
+            Some(_) => Err(IndexError::Exists { dir: dir.into() }),
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(_) if dir.exists() => Err(IndexError::Exists { dir: dir.into() }),
+        Err(error) => Err(IndexError::io(dir)(error)),
+    }
+}
+
+/// `DIR.tmp`, beside `dir`.
+fn temporary_dir(dir: &Path) -> Result<PathBuf, IndexError> {
+    let Some(name) = dir.file_name() else {
+        let error = std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "an index directory needs a final path component",
+        );
+        return Err(IndexError::io(dir)(error));
+    };
+    let mut tmp = OsString::from(name);
+    tmp.push(".tmp");
+    Ok(dir.with_file_name(tmp))
+}
+
+/// Writes the whole index into the empty directory `dir`.
+fn write_index(
+    dir: &Path,
+    pages: impl IntoIterator<Item = IndexedPage>,
+    config: &IndexConfig,
+) -> Result<IndexSummary, IndexError> {
+    let tantivy_error = || IndexError::tantivy(dir);
+    let (schema, fields) = Fields::schema();
+    let index = Index::builder()
+        .schema(schema)
+        .create_in_dir(dir)
+        .map_err(tantivy_error())?;
+    let budget = usize::try_from(config.memory_budget).unwrap_or(usize::MAX);
+    let mut writer: IndexWriter = index
+        .writer_with_num_threads(1, budget)
+        .map_err(tantivy_error())?;
+    writer.set_merge_policy(Box::new(NoMergePolicy));
+    let mut summary = IndexSummary::default();
+    for page in pages {
+        let (document, dated) = fields.document(&page, summary.documents);
+        writer.add_document(document).map_err(tantivy_error())?;
+        summary.documents += 1;
+        summary.undated += u64::from(!dated);
+    }
+    writer.commit().map_err(tantivy_error())?;
+    let segments = segments_in_input_order(&index).map_err(tantivy_error())?;
+    summary.flushed_segments = segments.len() as u64;
+    if segments.len() > 1 {
+        writer.merge(&segments).wait().map_err(tantivy_error())?;
+    }
+    writer
+        .garbage_collect_files()
+        .wait()
+        .map_err(tantivy_error())?;
+    writer.wait_merging_threads().map_err(tantivy_error())?;
+    summary.bytes = directory_size(dir)?;
+    Ok(summary)
+}
+
+impl Fields {
+    /// The document of `page`, the `seq`-th of the input, and whether its date parsed.
+    fn document(&self, page: &IndexedPage, seq: u64) -> (TantivyDocument, bool) {
+        let mut document = TantivyDocument::new();
+        document.add_text(self.id, &page.id);
+        document.add_text(self.url, &page.url);
+        document.add_text(self.site, &page.site);
+        let date = parse_date(&page.date);
+        if let Some(date) = date {
+            document.add_date(self.date, date);
+        }
+        document.add_text(self.warc_date, &page.date);
+        document.add_text(self.title, &page.title);
+        document.add_text(self.text, &page.text);
+        document.add_text(self.file, &page.file);
+        document.add_u64(self.offset, page.offset);
+        document.add_u64(self.length, page.length);
+        document.add_u64(self.seq, seq);
+        (document, date.is_some())
+    }
+}
+
+/// The committed segments, ordered by the input position of their first page.
+///
+/// tantivy lists segments in hash-map order and merges them in the order given; sorting by
+/// `seq` makes the merged segment hold the pages in input order whatever the segment ids.
+fn segments_in_input_order(index: &Index) -> tantivy::Result<Vec<SegmentId>> {
+    let reader = index
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .try_into()?;
+    let searcher = reader.searcher();
+    let mut segments = Vec::new();
+    for segment in searcher.segment_readers() {
+        let column = segment.fast_fields().u64(SEQ)?;
+        let first = column.first(0).unwrap_or(u64::MAX);
+        segments.push((first, segment.segment_id()));
+    }
+    segments.sort_unstable_by_key(|&(first, _)| first);
+    Ok(segments.into_iter().map(|(_, id)| id).collect())
+}
+
+/// Total size of the files in `dir` (an index directory is flat).
+fn directory_size(dir: &Path) -> Result<u64, IndexError> {
+    let mut bytes = 0;
+    for entry in fs::read_dir(dir).map_err(IndexError::io(dir))? {
+        let entry = entry.map_err(IndexError::io(dir))?;
+        let metadata = entry.metadata().map_err(IndexError::io(entry.path()))?;
+        if metadata.is_file() {
+            bytes += metadata.len();
+        }
+    }
+    Ok(bytes)
+}
