@@ -35,9 +35,9 @@ selftest_binary() {
   log "binary $BIN: stages ${STAGES[*]}; dbce run: $([ "$HAVE_RUN" = 1 ] && echo yes || echo no)"
 }
 
-# Wipes DIR (if empty or made by a self-test); writes DIR/config.toml (CONFIG) and the sample cut at gzip member boundaries (one
-# record per member) into WORLD archives DIR/input/part-I.warc.gz (INPUTS), so that every read
-# task has records to read.
+# Wipes DIR (if empty or made by a self-test); writes DIR/config.toml (CONFIG) and the sample
+# cut at gzip member boundaries (one record per member) into WORLD archives
+# DIR/input/part-I.warc.gz (INPUTS), so that every read task has records to read.
 selftest_inputs() {
   if [ -n "$(ls -A "$DIR" 2>/dev/null)" ] && [ ! -e "$DIR/.dbce-selftest" ]; then
     die "$DIR is not empty and not a self-test directory: not wiping it"
@@ -81,7 +81,7 @@ selftest_reference() {
   log "reference: local run of the same binary"
   if [ "$HAVE_RUN" = 1 ]; then
     rc=0
-    timeout 300 "$BIN" run "${INPUTS[@]}" --out "$REF/out" --work "$REF/work" \
+    timeout 300 "$BIN" run --quiet "${INPUTS[@]}" --out "$REF/out" --work "$REF/work" \
       --config "$CONFIG" --shards "$WORLD" 2>"$DIR/reference.log" || rc=$?
     [ $rc -le 1 ] || die "dbce run failed ($rc): $(tail -5 "$DIR/reference.log")"
     return
@@ -124,18 +124,17 @@ stage_started() {
   esac
 }
 
-# Compares a run ($1: a directory with work/ and out/) with the reference, byte for byte: with
-# `dbce run`, every file under out/; without it, every file of every stage's folder in work/
-# (and out/ once a stage writes it).
+# Compares a run ($1: a directory with work/ and out/) with the reference, byte for byte: every
+# file of every stage folder in work/ that the reference has (`dbce run` uses the same layout,
+# and its work directory does not depend on threads), and every file under out/, where the
+# tantivy index alone is compared with its random segment UUIDs taken out of file names and of
+# meta.json and .managed.json (docs/ARCHITECTURE.md, dbce-index: identical segment files under
+# different UUID names).
 compare_with_reference() {
-  local run=$1 dirs=() d files=0
-  if [ "$HAVE_RUN" = 1 ]; then
-    [ -d "$REF/out" ] || die "dbce run wrote no $REF/out"
-    dirs=(out)
-  else
-    for d in "${STAGES[@]}"; do dirs+=("work/$d"); done
-    if [ -d "$REF/out" ]; then dirs+=(out); fi
-  fi
+  local run=$1 dirs=() d n files=0
+  for d in "${STAGES[@]}"; do
+    if [ -d "$REF/work/$d" ]; then dirs+=("work/$d"); fi
+  done
   for d in "${dirs[@]}"; do
     diff -r "$REF/$d" "$run/$d" >"$run/diff.txt" 2>&1 || {
       head -20 "$run/diff.txt"
@@ -143,7 +142,44 @@ compare_with_reference() {
     }
     files=$((files + $(find "$run/$d" -type f | wc -l)))
   done
+  if [ -d "$REF/out" ]; then
+    dirs+=(out)
+    n=$(compare_out "$REF/out" "$run/out") || die "$run/out differs from the reference"
+    files=$((files + n))
+  fi
+  [ ${#dirs[@]} -gt 0 ] || die "nothing to compare"
   log "byte-identical to the reference: $files files under ${dirs[*]}"
+}
+
+# Compares two output directories, the index's segment UUIDs taken out; prints the number of
+# files compared, or the differences (to stderr) and fails.
+compare_out() {
+  timeout 60 python3 - "$1" "$2" <<'PY'
+import hashlib, json, os, re, sys
+
+UUID = re.compile(rb"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
+
+def tree(root):
+    files = []
+    for d, _, names in os.walk(root):
+        for n in names:
+            path = os.path.relpath(os.path.join(d, n), root)
+            data = open(os.path.join(d, n), "rb").read()
+            if path.split(os.sep)[0] == "index":
+                path = UUID.sub(b"SEGMENT", path.encode()).decode()
+                data = UUID.sub(b"SEGMENT", data)
+                if n == ".managed.json":
+                    data = json.dumps(sorted(json.loads(data))).encode()
+            files.append((path, hashlib.sha256(data).hexdigest()))
+    return sorted(files)
+
+a, b = tree(sys.argv[1]), tree(sys.argv[2])
+if a != b:
+    for line in sorted(set(a) ^ set(b))[:20]:
+        print("differs:", *line, file=sys.stderr)
+    sys.exit(1)
+print(len(b))
+PY
 }
 
 # The files of the shards that are done in a work directory, with inode and modification time,

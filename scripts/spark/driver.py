@@ -83,7 +83,9 @@ def make_task(a: argparse.Namespace, stage: Stage, fail: str):
         for k in shards:
             cmd = shard_command(a, name, kind, extra, k)
             if fail == f"{name}:{k}":
-                raise RuntimeError(f"{name} shard {k}: DBCE_SELFTEST_FAIL={fail}, failing on purpose")
+                raise RuntimeError(
+                    f"{name} shard {k}: DBCE_SELFTEST_FAIL={fail}, failing on purpose"
+                )
             t = time.time()
             r = subprocess.run(cmd, capture_output=True, text=True)
             tail = r.stderr.strip().splitlines()[-5:]
@@ -171,8 +173,10 @@ def main(argv: list[str]) -> int:
                 .collect()
             )
             skipped = sum(1 for _, rc, _, _ in done if rc == 1)
-            print(f"[dbce-spark] stage {name}: {len(done)} shards done in {time.time() - t:.1f}s"
-                  + (f" ({skipped} with skipped records)" if skipped else ""), flush=True)
+            note = f" ({skipped} with skipped records)" if skipped else ""
+            secs = time.time() - t
+            print(f"[dbce-spark] stage {name}: {len(done)} of {n} shards done in {secs:.1f}s{note}",
+                  flush=True)
             for k, _, secs, last in sorted(done):
                 print(f"[dbce-spark]   {name} {k:05d} {secs}s {last}", flush=True)
     except Exception as e:  # py4j wraps the task's RuntimeError: keep its message

@@ -7,7 +7,7 @@
 #      stage runs; rerunning the driver completes the run without rewriting the shards already
 #      done, and the output is again identical.
 # Prints PASS last and exits 0 only then. Stops the JVMs it started, by PID. Not part of CI
-# (a 520 MB venv, Java, about a minute); see docs/CLUSTER.md.
+# (a 520 MB venv, Java, 60-80 s); see docs/CLUSTER.md.
 #
 # usage: scripts/spark/selftest.sh [DIR]     (default: /tmp/dbce-spark-selftest; wiped first)
 # env:   DBCE=path/to/dbce   use this binary instead of `cargo build --release -p dbce`
