@@ -52,5 +52,5 @@ pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
 pub use pattern::{
     APPENDIX_B, BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify, classify_with,
 };
-pub use render::{annotated_html, content_text, decision_name, label_name};
+pub use render::{RunLayout, annotated_html, content_text, decision_name, label_name};
 pub use tokens::{PageTokens, TokenPlace, WordId, words};

@@ -10,19 +10,89 @@ use crate::annotation::{Decision, LabelledRun};
 ///
 /// `runs` must be in document order, as [`annotate`](crate::annotate) returns them.
 pub fn content_text(doc: &Document, runs: &[LabelledRun]) -> String {
-    let mut cursor = RunCursor::new(runs);
-    doc.visible_text_with(|node, text, out: &mut TextLines| {
-        let mut last_end = 0;
-        for run in cursor.runs_of(node) {
-            let (start, end) = (run.run.start as usize, run.run.end as usize);
-            push_space_in(text.get(last_end..start), out);
-            if run.class == PatternClass::Content {
+    RunLayout::of(doc, runs).text(|i| runs[i].class == PatternClass::Content)
+}
+
+/// What separates a run's text from the text before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Separator {
+    /// Nothing: `foo<b>bar</b>` reads `foobar`.
+    None,
+    /// A space.
+    Space,
+    /// A line break: a block boundary or `<br>`.
+    Line,
+}
+
+/// How a page's runs lay out as text: each run's words and what separates it from the run
+/// before, so the text of any subset of runs can be written without the document.
+#[derive(Debug, Clone, Default)]
+pub struct RunLayout {
+    pieces: Vec<(Separator, String)>,
+}
+
+impl RunLayout {
+    /// The layout of `runs` (a page's, in document order) in `doc`.
+    pub fn of(doc: &Document, runs: &[LabelledRun]) -> Self {
+        let mut cursor = RunCursor::new(runs);
+        let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(runs.len());
+        let all = doc.visible_text_with(|node, text, out: &mut TextLines| {
+            let mut last_end = 0;
+            for run in cursor.runs_of(node) {
+                let (start, end) = (run.run.start as usize, run.run.end as usize);
+                push_space_in(text.get(last_end..start), out);
+                let before = out.as_str().len();
                 out.push_text(text.get(start..end).unwrap_or_default());
+                pieces.push((before, out.as_str().len()));
+                last_end = end;
             }
-            last_end = end;
+            push_space_in(text.get(last_end..), out);
+        });
+        let mut previous_end = 0;
+        let pieces = pieces
+            .into_iter()
+            .map(|(before, after)| {
+                let gap = all.get(previous_end..before).unwrap_or_default();
+                let piece = all.get(before..after).unwrap_or_default();
+                // `push_text` writes the separator first: move it from the piece to the gap.
+                let trimmed = piece.trim_start_matches([' ', '\n']);
+                let lead = &piece[..piece.len() - trimmed.len()];
+                let separator = if gap.contains('\n') || lead.contains('\n') {
+                    Separator::Line
+                } else if gap.contains(' ') || lead.contains(' ') {
+                    Separator::Space
+                } else {
+                    Separator::None
+                };
+                previous_end = after;
+                (separator, trimmed.to_owned())
+            })
+            .collect();
+        Self { pieces }
+    }
+
+    /// The text of the runs `keep` selects (by index): one line per block, as
+    /// [`content_text`] writes it. A left-out run still separates its neighbours.
+    pub fn text(&self, keep: impl Fn(usize) -> bool) -> String {
+        let mut out = String::new();
+        let mut pending = Separator::None;
+        for (i, (separator, piece)) in self.pieces.iter().enumerate() {
+            pending = pending.max(*separator);
+            if !keep(i) || piece.is_empty() {
+                continue;
+            }
+            if !out.is_empty() {
+                match pending {
+                    Separator::Line => out.push('\n'),
+                    Separator::Space => out.push(' '),
+                    Separator::None => {}
+                }
+            }
+            out.push_str(piece);
+            pending = Separator::None;
         }
-        push_space_in(text.get(last_end..), out);
-    })
+        out
+    }
 }
 
 /// Whitespace in text between runs still separates the words around it.

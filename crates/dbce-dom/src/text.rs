@@ -219,6 +219,11 @@ impl TextLines {
         self.space = text.ends_with(char::is_whitespace);
     }
 
+    /// The text so far.
+    pub fn as_str(&self) -> &str {
+        &self.out
+    }
+
     /// Ends the current line, unless it is empty.
     pub fn line_break(&mut self) {
         if !self.at_line_start() {

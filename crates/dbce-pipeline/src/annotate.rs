@@ -14,8 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
-    PatternClass, UrlKey, WordId, annotate, annotated_html, classify_runs, content_text,
-    select_cross,
+    PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs, select_cross,
 };
 use dbce_dom::Document;
 use rayon::prelude::*;
@@ -23,13 +22,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::pages_path;
+use crate::features::RunFeatures;
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, BUCKETS, LshBucket};
 use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
+use crate::reclassify::{PageRuns, reclassify};
 use crate::single::single_page_runs;
 use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
-use crate::{Config, InvalidRuns, StageError, StageReport};
+use crate::{ClassifyMethod, Config, StageError, StageReport};
 
 /// The stage's name and directory.
 pub const STAGE: &str = "annotate";
@@ -263,12 +264,26 @@ struct SiteStep<'a> {
     config: &'a Config,
 }
 
+/// A page after the diff and the patterns, before the learned step.
+struct Draft {
+    index: usize,
+    method: Method,
+    cross_bits: Bits,
+    cross: Option<CrossMembers>,
+    runs: Vec<LabelledRun>,
+    layout: RunLayout,
+    features: Option<RunFeatures>,
+    title: String,
+}
+
 impl SiteStep<'_> {
     /// Annotates the pages at `site` (indices into the partition's pages), in that order.
     fn run(&self, site: Vec<usize>) -> Vec<Result<AnnotatedPage, FetchError>> {
+        let method = self.config.annotate.method;
         // Pass 1: the words of every page some cross of the site needs as a member.
         let members: BTreeSet<usize> = site
             .iter()
+            .filter(|_| method != ClassifyMethod::Single)
             .filter_map(|&i| self.crosses[i].as_ref())
             .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
             .collect();
@@ -278,78 +293,133 @@ impl SiteStep<'_> {
             .filter_map(|&j| Some((j, self.words(j).ok()?)))
             .collect();
         // Pass 2: each page against its members.
-        site.par_iter().map(|&i| self.annotate(i, &words)).collect()
+        let mut drafts: Vec<Result<Draft, FetchError>> =
+            site.par_iter().map(|&i| self.draft(i, &words)).collect();
+        // The learned step, over the site's cross pages.
+        let mut learners: Vec<PageRuns<'_>> = drafts
+            .iter_mut()
+            .filter_map(|d| d.as_mut().ok())
+            .filter(|d| d.method == Method::Cross)
+            .filter_map(|d| {
+                Some(PageRuns {
+                    runs: &mut d.runs,
+                    features: d.features.as_ref()?,
+                })
+            })
+            .collect();
+        reclassify(&mut learners, method, self.config.annotate.seed);
+        drafts
+            .into_par_iter()
+            .map(|draft| draft.and_then(|d| self.finish(d)))
+            .collect()
     }
 
     fn words(&self, index: usize) -> Result<Vec<WordId>, FetchError> {
-        let captured = self.fetcher.fetch(&self.pages[index])?;
-        let doc = Document::parse(&captured.html, &self.config.sanitize)
-            .map_err(|_| FetchError::NotAPage)?;
+        let (_, doc) = self.parse(index)?;
         Ok(PageTokens::read(&doc).words)
     }
 
-    fn annotate(
+    fn parse(&self, index: usize) -> Result<(String, Document), FetchError> {
+        let captured = self.fetcher.fetch(&self.pages[index])?;
+        let doc = Document::parse(&captured.html, &self.config.sanitize)
+            .map_err(|_| FetchError::NotAPage)?;
+        Ok((captured.html, doc))
+    }
+
+    fn draft(
         &self,
         index: usize,
         words: &BTreeMap<usize, Vec<WordId>>,
-    ) -> Result<AnnotatedPage, FetchError> {
-        let page = &self.pages[index];
-        let captured = self.fetcher.fetch(page)?;
-        let doc = Document::parse(&captured.html, &self.config.sanitize)
-            .map_err(|_| FetchError::NotAPage)?;
+    ) -> Result<Draft, FetchError> {
+        let (_, doc) = self.parse(index)?;
         let tokens = PageTokens::read(&doc);
+        let method = self.config.annotate.method;
         // A cross member that could not be read back is left out of the cross.
-        let planned = self.crosses[index].as_ref().and_then(|planned| {
-            let cross = restrict(planned.cross, |j| words.contains_key(&j))?;
-            Some((cross, planned))
-        });
-        let (method, cross_bits, labelled, members) = match planned {
-            Some((cross, planned)) => {
-                let member_words: Vec<(CrossRole, &[WordId])> = cross
-                    .members()
-                    .into_iter()
-                    .skip(1)
-                    .filter_map(|(role, j)| Some((role, words.get(&j)?.as_slice())))
-                    .collect();
-                let runs = annotate(&tokens, &member_words);
-                let mode = match self.config.annotate.invalid {
-                    InvalidRuns::Keep => InvalidMode::Keep,
-                    InvalidRuns::Boilerplate => InvalidMode::AsBoilerplate,
-                };
-                let labelled = classify_runs(&runs, cross.bits(), mode);
-                let members = CrossMembers {
-                    bits: cross.bits(),
-                    members: cross
-                        .members()
-                        .into_iter()
-                        .skip(1)
-                        .map(|(role, j)| {
-                            let similarity = planned.similarity.get(&j).copied().unwrap_or(0.0);
-                            (role, self.pages[j].record_id.clone(), similarity)
-                        })
-                        .collect(),
-                };
-                (Method::Cross, cross.bits(), labelled, Some(members))
-            }
-            None => {
-                let labelled = single_page_runs(&doc, &tokens);
-                (Method::Single, Bits::of(&[CrossRole::Cur]), labelled, None)
-            }
+        let planned = self.crosses[index]
+            .as_ref()
+            .filter(|_| method != ClassifyMethod::Single)
+            .and_then(|planned| {
+                let cross = restrict(planned.cross, |j| words.contains_key(&j))?;
+                Some((cross, planned))
+            });
+        let Some((cross, planned)) = planned else {
+            let runs = single_page_runs(&doc, &tokens);
+            return Ok(Draft {
+                index,
+                method: Method::Single,
+                cross_bits: Bits::of(&[CrossRole::Cur]),
+                cross: None,
+                layout: RunLayout::of(&doc, &runs),
+                runs,
+                features: None,
+                title: doc.title().unwrap_or_default().to_owned(),
+            });
         };
-        let annotated = self
-            .config
-            .annotate
-            .annotated_html
-            .then(|| annotated_html(&doc, &captured.html, &page.url, cross_bits, &labelled));
-        let mut page = page.clone();
+        let member_words: Vec<(CrossRole, &[WordId])> = cross
+            .members()
+            .into_iter()
+            .skip(1)
+            .filter_map(|(role, j)| Some((role, words.get(&j)?.as_slice())))
+            .collect();
+        let runs = annotate(&tokens, &member_words);
+        let mode = match method {
+            ClassifyMethod::T002 => InvalidMode::AsBoilerplate,
+            _ => InvalidMode::Keep,
+        };
+        let runs = classify_runs(&runs, cross.bits(), mode);
+        let members = CrossMembers {
+            bits: cross.bits(),
+            members: cross
+                .members()
+                .into_iter()
+                .skip(1)
+                .map(|(role, j)| {
+                    let similarity = planned.similarity.get(&j).copied().unwrap_or(0.0);
+                    (role, self.pages[j].record_id.clone(), similarity)
+                })
+                .collect(),
+        };
+        let features = matches!(method, ClassifyMethod::T006 | ClassifyMethod::Joint)
+            .then(|| RunFeatures::of(&doc, &runs));
+        Ok(Draft {
+            index,
+            method: Method::Cross,
+            cross_bits: cross.bits(),
+            cross: Some(members),
+            layout: RunLayout::of(&doc, &runs),
+            runs,
+            features,
+            title: doc.title().unwrap_or_default().to_owned(),
+        })
+    }
+
+    /// The page's record: its text from the final classes, and its annotated HTML if asked
+    /// for (the page is read once more for it).
+    fn finish(&self, draft: Draft) -> Result<AnnotatedPage, FetchError> {
+        let mut page = self.pages[draft.index].clone();
+        let annotated = if self.config.annotate.annotated_html {
+            let (html, doc) = self.parse(draft.index)?;
+            Some(annotated_html(
+                &doc,
+                &html,
+                &page.url,
+                draft.cross_bits,
+                &draft.runs,
+            ))
+        } else {
+            None
+        };
         page.signature = Vec::new();
+        let runs = &draft.runs;
         Ok(AnnotatedPage {
             page,
-            title: doc.title().unwrap_or_default().to_owned(),
-            text: content_text(&doc, &labelled),
-            method,
-            cross: members,
-            runs: labelled.iter().map(run_label).collect(),
+            title: draft.title,
+            text: draft
+                .layout
+                .text(|i| runs[i].class == PatternClass::Content),
+            method: draft.method,
+            cross: draft.cross,
+            runs: runs.iter().map(run_label).collect(),
             annotated_html: annotated,
         })
     }

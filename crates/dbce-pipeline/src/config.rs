@@ -24,23 +24,56 @@ pub struct Config {
     pub annotate: AnnotateConfig,
 }
 
-/// What becomes of a run whose bit pattern Appendix B does not list.
+/// How runs are classified after the diff (thesis test cases and the joint variant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum InvalidRuns {
-    /// Thesis test case T001: they stay `invalid` for the learned classifier.
+pub enum ClassifyMethod {
+    /// T001: the bit patterns only; `invalid` runs are left out of the text.
+    T001,
+    /// T002: the bit patterns, `invalid` runs are boilerplate.
+    T002,
+    /// T006: the bit patterns, then a random forest trained per site on the runs they decided
+    /// classifies the `invalid` runs.
+    T006,
+    /// The bit patterns label the training runs; a random forest per site, trained on the other
+    /// half of the site's pages, classifies every run, and may overturn the patterns.
     #[default]
-    Keep,
-    /// Thesis test case T002: they are boilerplate.
-    Boilerplate,
+    Joint,
+    /// Every page by the single-page classifier (Boilerpipe's default), ignoring the cross.
+    Single,
+}
+
+impl ClassifyMethod {
+    /// Every method, for evaluation.
+    pub const ALL: [ClassifyMethod; 5] = [
+        Self::T001,
+        Self::T002,
+        Self::T006,
+        Self::Joint,
+        Self::Single,
+    ];
+
+    /// The method's name in configuration files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::T001 => "t001",
+            Self::T002 => "t002",
+            Self::T006 => "t006",
+            Self::Joint => "joint",
+            Self::Single => "single",
+        }
+    }
 }
 
 /// How pages are annotated and classified.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AnnotateConfig {
-    /// What becomes of runs with an unlisted bit pattern. By default, `keep` (T001).
-    pub invalid: InvalidRuns,
+    /// How runs are classified: `t001`, `t002`, `t006`, `joint` or `single`. By default,
+    /// `joint`.
+    pub method: ClassifyMethod,
+    /// Seed of the random forests.
+    pub seed: u64,
     /// In an LSH bucket larger than this, a page takes only this many of the bucket's other
     /// pages as candidates (its neighbours in page-id order), so huge templates cost linear
     /// time. By default, 64.
@@ -52,7 +85,8 @@ pub struct AnnotateConfig {
 impl Default for AnnotateConfig {
     fn default() -> Self {
         Self {
-            invalid: InvalidRuns::Keep,
+            method: ClassifyMethod::default(),
+            seed: 0x00db_ce00,
             max_candidates: 64,
             annotated_html: false,
         }

@@ -19,6 +19,10 @@ enum Command {
     /// Run every stage locally: WARC files in, cleaned text, WARC conversion records and a
     /// full-text index out (default input: the bundled sample).
     Run(commands::run::Args),
+    /// Search the full-text index of a `dbce run` output directory.
+    Search(commands::search::Args),
+    /// Run the pipeline on evaluation datasets and score each method against the ground truth.
+    Eval(commands::eval::Args),
     /// Count the records of WARC/ARC files by type and list what had to be skipped, and why.
     Inspect(commands::inspect::Args),
     /// Print the record at a byte offset of a WARC/ARC file.
@@ -37,6 +41,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => commands::run::run(&args),
+        Command::Search(args) => commands::search::run(&args),
+        Command::Eval(args) => commands::eval::run(&args),
         Command::Inspect(args) => commands::inspect::run(&args),
         Command::Get(args) => commands::get::run(&args),
         Command::Cdx(args) => commands::cdx::run(&args),

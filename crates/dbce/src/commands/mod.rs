@@ -2,9 +2,11 @@
 
 pub(crate) mod cdx;
 pub(crate) mod config;
+pub(crate) mod eval;
 pub(crate) mod get;
 pub(crate) mod inspect;
 pub(crate) mod run;
+pub(crate) mod search;
 pub(crate) mod stage;
 pub(crate) mod template;
 

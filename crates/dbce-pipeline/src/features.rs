@@ -1,0 +1,107 @@
+//! Shallow features of a page's runs (thesis Table 2.1, with the Boilerpipe block around each
+//! run as a second layer, as T004 widens the window): what the learned classifier sees.
+
+use std::collections::BTreeMap;
+
+use dbce_annotate::{LabelledRun, PatternClass};
+use dbce_classify::{
+    FEATURE_NAMES, SinglePageMethod, TextBlock, UnitFeatures, class_hash, push_features,
+    tag_name_id, text_blocks,
+};
+use dbce_dom::{Document, NodeId};
+
+/// Values per run: the run with its neighbours, its block with its neighbours, and the extras
+/// of [`RunFeatures::extras`].
+pub(crate) const WIDTH: usize = 2 * FEATURE_NAMES.len() + EXTRAS;
+const EXTRAS: usize = 4;
+
+/// The feature rows of one page's runs, row-major, and the single-page verdict of each run's
+/// block.
+pub(crate) struct RunFeatures {
+    /// `runs.len() × WIDTH` values.
+    pub(crate) rows: Vec<f32>,
+    /// Whether the single-page classifier keeps each run's block.
+    pub(crate) single: Vec<bool>,
+}
+
+impl RunFeatures {
+    /// Features of `runs` (a page's, in document order). The extras are the single-page
+    /// verdict of the run's block, the run's relative position in the page, whether it lies in
+    /// a link, and the share of the page's words in runs the patterns call content.
+    pub(crate) fn of(doc: &Document, runs: &[LabelledRun]) -> Self {
+        let blocks = text_blocks(doc);
+        let keep = SinglePageMethod::default().classify(&blocks);
+        let block_of: BTreeMap<NodeId, usize> = blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(b, block)| block.nodes.iter().map(move |&node| (node, b)))
+            .collect();
+        let block_units: Vec<UnitFeatures> = blocks
+            .iter()
+            .map(|b: &TextBlock| UnitFeatures::of_block(b, doc))
+            .collect();
+        let units: Vec<(UnitFeatures, bool)> = runs.iter().map(|r| run_unit(doc, r)).collect();
+        let run_units: Vec<UnitFeatures> = units.iter().map(|(u, _)| *u).collect();
+        let total_words: u32 = runs.iter().map(|r| r.run.words).sum();
+        let content_words: u32 = runs
+            .iter()
+            .filter(|r| r.class == PatternClass::Content)
+            .map(|r| r.run.words)
+            .sum();
+        let content_share = ratio(content_words, total_words);
+        let mut rows = Vec::with_capacity(runs.len() * WIDTH);
+        let mut single = Vec::with_capacity(runs.len());
+        for (i, run) in runs.iter().enumerate() {
+            push_features(&run_units, Some(i), &mut rows);
+            let block = block_of.get(&run.run.node).copied();
+            push_features(&block_units, block, &mut rows);
+            let kept = block.is_some_and(|b| keep[b]);
+            single.push(kept);
+            rows.extend([
+                f32::from(u8::from(kept)),
+                ratio(
+                    u32::try_from(i).unwrap_or(u32::MAX),
+                    u32::try_from(runs.len()).unwrap_or(1),
+                ),
+                f32::from(u8::from(units[i].1)),
+                content_share,
+            ]);
+        }
+        Self { rows, single }
+    }
+}
+
+/// A run as a text unit: its parent element's name, class, depth and heading flag, its words
+/// (all linked if it lies in an `<a>`), and whether it lies in a link.
+fn run_unit(doc: &Document, run: &LabelledRun) -> (UnitFeatures, bool) {
+    let node = doc.get(run.run.node);
+    let parent = node.and_then(|n| n.parent());
+    let mut linked = false;
+    let mut heading = false;
+    for ancestor in node.into_iter().flat_map(|n| n.ancestors()) {
+        match ancestor.name() {
+            Some("a") => linked = true,
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => heading = true,
+            _ => {}
+        }
+    }
+    let text_len = run.run.end.saturating_sub(run.run.start);
+    let words = run.run.words;
+    let unit = UnitFeatures {
+        name_id: parent.and_then(|p| p.name()).map_or(1, tag_name_id),
+        class_hash: parent.and_then(|p| p.attr("class")).map_or(0, class_hash),
+        words,
+        linked_words: if linked { words } else { 0 },
+        text_density: words as f32,
+        link_density: if linked { 1.0 } else { 0.0 },
+        text_len,
+        tag_count: 0,
+        depth: parent.map_or(0, |p| p.depth()),
+        heading,
+    };
+    (unit, linked)
+}
+
+fn ratio(a: u32, b: u32) -> f32 {
+    if b == 0 { 0.0 } else { a as f32 / b as f32 }
+}

@@ -1,0 +1,114 @@
+//! The learned step after the bit patterns (thesis §2.4, test cases T003–T006, and the joint
+//! variant): a random forest over the runs' shallow features, trained per site on the runs the
+//! patterns decided.
+
+use dbce_annotate::{Decision, LabelledRun, PatternClass};
+use dbce_forest::{ForestParams, RandomForest};
+
+use crate::config::ClassifyMethod;
+use crate::features::{RunFeatures, WIDTH};
+
+/// Fewer decided runs than this in a site, or only one class among them: no forest is trained.
+const MIN_TRAINING_RUNS: usize = 40;
+
+/// A page's runs with their features, as the learned step sees it.
+pub(crate) struct PageRuns<'a> {
+    /// The runs, classified by the patterns; updated in place.
+    pub(crate) runs: &'a mut Vec<LabelledRun>,
+    /// Their features.
+    pub(crate) features: &'a RunFeatures,
+}
+
+/// Reclassifies the runs of one site's cross pages as `method` says.
+///
+/// - [`ClassifyMethod::T006`]: a forest trained on every decided run of the site classifies
+///   the `invalid` runs (the thesis's best variant).
+/// - [`ClassifyMethod::Joint`]: the site's pages are split in two halves by position; a forest
+///   trained on one half's decided runs classifies every run of the other half, so it can
+///   overturn a pattern's verdict where the shallow features of the whole site disagree.
+///
+/// Where no forest can be trained, `invalid` runs take the single-page classifier's verdict
+/// on their block. Other methods change nothing.
+pub(crate) fn reclassify(pages: &mut [PageRuns<'_>], method: ClassifyMethod, seed: u64) {
+    match method {
+        ClassifyMethod::T006 => {
+            let forest = train(pages.iter(), seed);
+            for page in pages.iter_mut() {
+                apply(page, forest.as_ref(), |r| r.class == PatternClass::Invalid);
+            }
+        }
+        ClassifyMethod::Joint => {
+            for half in 0..2 {
+                let forest = train(
+                    pages
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| i % 2 != half)
+                        .map(|(_, p)| p),
+                    seed.wrapping_add(half as u64),
+                );
+                for page in pages.iter_mut().skip(half).step_by(2) {
+                    match &forest {
+                        Some(forest) => apply(page, Some(forest), |_| true),
+                        None => apply(page, None, |r| r.class == PatternClass::Invalid),
+                    }
+                }
+            }
+        }
+        ClassifyMethod::T001 | ClassifyMethod::T002 | ClassifyMethod::Single => {}
+    }
+}
+
+/// A forest over the decided runs of `pages`, or `None` if there are too few or one class.
+fn train<'p, 'a: 'p>(
+    pages: impl Iterator<Item = &'p PageRuns<'a>>,
+    seed: u64,
+) -> Option<RandomForest> {
+    let mut rows: Vec<f32> = Vec::new();
+    let mut labels: Vec<bool> = Vec::new();
+    for page in pages {
+        for (i, run) in page.runs.iter().enumerate() {
+            if run.decision != Decision::Pattern || run.class == PatternClass::Invalid {
+                continue;
+            }
+            rows.extend_from_slice(&page.features.rows[i * WIDTH..(i + 1) * WIDTH]);
+            labels.push(run.class == PatternClass::Content);
+        }
+    }
+    let positives = labels.iter().filter(|&&l| l).count();
+    if labels.len() < MIN_TRAINING_RUNS || positives == 0 || positives == labels.len() {
+        return None;
+    }
+    let params = ForestParams {
+        seed,
+        ..ForestParams::default()
+    };
+    RandomForest::fit(&rows, WIDTH, &labels, &params).ok()
+}
+
+/// Gives the runs `select` picks the forest's class, or without a forest the single-page
+/// verdict.
+fn apply(
+    page: &mut PageRuns<'_>,
+    forest: Option<&RandomForest>,
+    select: impl Fn(&LabelledRun) -> bool,
+) {
+    for (i, run) in page.runs.iter_mut().enumerate() {
+        if !select(run) {
+            continue;
+        }
+        let (content, decision) = match forest {
+            Some(forest) => (
+                forest.predict(&page.features.rows[i * WIDTH..(i + 1) * WIDTH]),
+                Decision::Forest,
+            ),
+            None => (page.features.single[i], Decision::SinglePage),
+        };
+        run.class = if content {
+            PatternClass::Content
+        } else {
+            PatternClass::Boilerplate
+        };
+        run.decision = decision;
+    }
+}
