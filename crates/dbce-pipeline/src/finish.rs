@@ -26,6 +26,8 @@ use crate::{Config, StageError, StageReport, group, read};
 
 /// The stage's name and directory.
 pub const STAGE: &str = "finish";
+/// The last step's name and the directory of its done marker.
+pub const INDEX_STAGE: &str = "index";
 
 /// One line of `text/part-PART.jsonl.gz`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -423,5 +425,9 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
     };
     let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
     write_file(&out.join("report.json"), &json)?;
+    // The step's own done marker, written last: engines check it before they call the run done.
+    let mut done = StageReport::new(INDEX_STAGE, 0);
+    (0..report.indexed).for_each(|_| done.emit());
+    work.finish_shard(&done)?;
     Ok(report)
 }

@@ -6,6 +6,7 @@ mod cdx;
 mod config;
 mod get;
 mod inspect;
+mod run;
 mod stage;
 mod template;
 
