@@ -52,7 +52,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             "no input given and the bundled sample {} is missing",
             sample.display()
         );
-        vec![sample.to_owned()]
+        vec![sample.canonicalize().unwrap_or_else(|_| sample.to_owned())]
     } else {
         expand_inputs(&args.inputs)?
     };
