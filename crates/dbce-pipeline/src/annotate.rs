@@ -28,8 +28,9 @@ use crate::group::{self, BUCKETS, LshBucket};
 use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
 use crate::reclassify::{PageRuns, reclassify};
+use crate::shard::{PartitionStart, start_partition};
 use crate::single::single_page_runs;
-use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
+use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, StageError, StageReport};
 
 /// The stage's name and directory.
@@ -111,27 +112,11 @@ pub fn run_annotate(
     config: &Config,
     partition: u32,
 ) -> Result<StageReport, StageError> {
-    let fingerprint = config.fingerprint();
-    let read = work.require_complete(read::STAGE, &fingerprint)?;
-    work.require_complete(group::STAGE, &fingerprint)?;
-    if partition >= config.lsh.partitions {
-        return Err(StageError::NoSuchShard {
-            stage: STAGE,
-            shard: partition,
-            shards: config.lsh.partitions,
-        });
-    }
-    work.begin(&Manifest {
-        layout: LAYOUT_VERSION,
-        stage: STAGE.to_owned(),
-        fingerprint,
-        config: config.clone(),
-        inputs: read.inputs.clone(),
-        shards: config.lsh.partitions,
-    })?;
-    if work.is_done(STAGE, partition) {
-        return Ok(work.report(STAGE, partition)?);
-    }
+    let read = match start_partition(work, config, STAGE, &[group::STAGE], read::STAGE, partition)?
+    {
+        PartitionStart::Done(report) => return Ok(report),
+        PartitionStart::Run(manifest) => manifest,
+    };
     let mut pages: Vec<PageRef> = Vec::new();
     for rank in 0..read.shards {
         let path = work.path(read::STAGE, pages_path(partition, rank));

@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
 use crate::artifact::ArtifactReader;
-use crate::work::{LAYOUT_VERSION, Manifest, WorkDir, temporary_path};
+use crate::shard::{PartitionStart, start_partition};
+use crate::work::{WorkDir, temporary_path};
 use crate::{Config, StageError, StageReport, group, read};
 
 /// The stage's name and directory.
@@ -145,26 +146,10 @@ pub fn run_finish(
     partition: u32,
     out: &Path,
 ) -> Result<StageReport, StageError> {
-    let fingerprint = config.fingerprint();
-    let annotated = work.require_complete(annotate::STAGE, &fingerprint)?;
-    if partition >= config.lsh.partitions {
-        return Err(StageError::NoSuchShard {
-            stage: STAGE,
-            shard: partition,
-            shards: config.lsh.partitions,
-        });
-    }
-    work.begin(&Manifest {
-        layout: LAYOUT_VERSION,
-        stage: STAGE.to_owned(),
-        fingerprint,
-        config: config.clone(),
-        inputs: annotated.inputs.clone(),
-        shards: config.lsh.partitions,
-    })?;
-    if work.is_done(STAGE, partition) {
-        return Ok(work.report(STAGE, partition)?);
-    }
+    let annotated = match start_partition(work, config, STAGE, &[], annotate::STAGE, partition)? {
+        PartitionStart::Done(report) => return Ok(report),
+        PartitionStart::Run(manifest) => manifest,
+    };
     let mut report = StageReport::new(STAGE, partition);
     let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
     let mut pages: Vec<AnnotatedPage> = Vec::new();

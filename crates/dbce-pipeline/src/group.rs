@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::{BAND_ROWS, BandRow, BucketKey, rows_path};
 use crate::page::PageId;
-use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
+use crate::shard::{PartitionStart, start_partition};
+use crate::work::WorkDir;
 use crate::{Config, StageError, StageReport, read};
 
 /// The stage's name and directory.
@@ -38,26 +39,10 @@ pub fn run_group(
     config: &Config,
     partition: u32,
 ) -> Result<StageReport, StageError> {
-    let fingerprint = config.fingerprint();
-    let read = work.require_complete(read::STAGE, &fingerprint)?;
-    if partition >= config.lsh.partitions {
-        return Err(StageError::NoSuchShard {
-            stage: STAGE,
-            shard: partition,
-            shards: config.lsh.partitions,
-        });
-    }
-    work.begin(&Manifest {
-        layout: LAYOUT_VERSION,
-        stage: STAGE.to_owned(),
-        fingerprint,
-        config: config.clone(),
-        inputs: Vec::new(),
-        shards: config.lsh.partitions,
-    })?;
-    if work.is_done(STAGE, partition) {
-        return Ok(work.report(STAGE, partition)?);
-    }
+    let read = match start_partition(work, config, STAGE, &[], read::STAGE, partition)? {
+        PartitionStart::Done(report) => return Ok(report),
+        PartitionStart::Run(manifest) => manifest,
+    };
     let mut rows = Vec::new();
     for rank in 0..read.shards {
         let path = work.path(read::STAGE, rows_path(partition as usize, rank));
