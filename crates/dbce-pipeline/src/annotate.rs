@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::pages_path;
-use crate::features::RunFeatures;
+use crate::features::{MODEL_WIDTH, RunFeatures, model_row};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, BUCKETS, LshBucket};
 use crate::page::{PageId, PageRef};
@@ -32,6 +32,7 @@ use crate::shard::{PartitionStart, start_partition};
 use crate::single::single_page_runs;
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, StageError, StageReport};
+use dbce_forest::RandomForest;
 
 /// The stage's name and directory.
 pub const STAGE: &str = "annotate";
@@ -91,6 +92,17 @@ pub struct AnnotatedPage {
     pub runs: Vec<RunLabel>,
     /// The annotated HTML, when asked for.
     pub annotated_html: Option<String>,
+    /// What `dbce train` needs of a cross page, when `annotate.training` is on.
+    pub training: Option<TrainingRuns>,
+}
+
+/// A cross page's runs as training data: each run's text and its model features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingRuns {
+    /// Each run's text, whitespace collapsed.
+    pub texts: Vec<String>,
+    /// `texts.len()` rows of [`MODEL_WIDTH`](crate::features::MODEL_WIDTH) values.
+    pub rows: Vec<f32>,
 }
 
 impl AnnotatedPage {
@@ -129,6 +141,9 @@ pub fn run_annotate(
     let buckets =
         ArtifactReader::<LshBucket>::open(&bucket_path, BUCKETS)?.collect::<Result<Vec<_>, _>>()?;
 
+    let model = (config.annotate.method == ClassifyMethod::Model)
+        .then(|| crate::model::load(config.annotate.model.as_deref()))
+        .transpose()?;
     let crosses = plan_crosses(&pages, &buckets, config.annotate.max_candidates as usize);
     let fetcher = PageFetcher::new(read.inputs, config);
     let mut report = StageReport::new(STAGE, partition);
@@ -137,6 +152,7 @@ pub fn run_annotate(
     // Sites one at a time: only one site's words are held at once.
     for site in sites(&pages) {
         let step = SiteStep {
+            model: model.as_ref(),
             pages: &pages,
             crosses: &crosses,
             fetcher: &fetcher,
@@ -243,6 +259,8 @@ fn similarity(a: &[u32], b: &[u32]) -> f64 {
 
 /// The work on one site's pages.
 struct SiteStep<'a> {
+    /// The trained run model, for method `model`.
+    model: Option<&'a RandomForest>,
     pages: &'a [PageRef],
     crosses: &'a [Option<PlannedCross>],
     fetcher: &'a PageFetcher,
@@ -258,6 +276,8 @@ struct Draft {
     runs: Vec<LabelledRun>,
     layout: RunLayout,
     features: Option<RunFeatures>,
+    /// Rows for the trained model, when the method or training needs them.
+    model_rows: Option<Vec<f32>>,
     title: String,
 }
 
@@ -289,10 +309,11 @@ impl SiteStep<'_> {
                 Some(PageRuns {
                     runs: &mut d.runs,
                     features: d.features.as_ref()?,
+                    model_rows: d.model_rows.as_deref(),
                 })
             })
             .collect();
-        reclassify(&mut learners, method, self.config.annotate.seed);
+        reclassify(&mut learners, method, self.config.annotate.seed, self.model);
         drafts
             .into_par_iter()
             .map(|draft| draft.and_then(|d| self.finish(d)))
@@ -337,6 +358,7 @@ impl SiteStep<'_> {
                 layout: RunLayout::of(&doc, &runs),
                 runs,
                 features: None,
+                model_rows: None,
                 title: doc.title().unwrap_or_default().to_owned(),
             });
         };
@@ -364,8 +386,25 @@ impl SiteStep<'_> {
                 })
                 .collect(),
         };
-        let features = matches!(method, ClassifyMethod::T006 | ClassifyMethod::Joint)
-            .then(|| RunFeatures::of(&doc, &runs));
+        let wants_model = method == ClassifyMethod::Model || self.config.annotate.training;
+        let features = (wants_model
+            || matches!(method, ClassifyMethod::T006 | ClassifyMethod::Joint))
+        .then(|| RunFeatures::of(&doc, &runs));
+        let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
+            let similarity = |role| {
+                members
+                    .members
+                    .iter()
+                    .find(|(r, _, _)| *r == role)
+                    .map_or(0.0, |(_, _, s)| *s)
+            };
+            let similarity = [similarity(CrossRole::Up), similarity(CrossRole::Down)];
+            let mut rows = Vec::with_capacity(runs.len() * MODEL_WIDTH);
+            for (i, run) in runs.iter().enumerate() {
+                model_row(features, i, run, cross.bits(), similarity, &mut rows);
+            }
+            rows
+        });
         Ok(Draft {
             index,
             method: Method::Cross,
@@ -374,6 +413,7 @@ impl SiteStep<'_> {
             layout: RunLayout::of(&doc, &runs),
             runs,
             features,
+            model_rows,
             title: doc.title().unwrap_or_default().to_owned(),
         })
     }
@@ -396,6 +436,10 @@ impl SiteStep<'_> {
         };
         page.signature = Vec::new();
         let runs = &draft.runs;
+        let training = self.config.annotate.training.then(|| TrainingRuns {
+            texts: draft.layout.pieces().map(str::to_owned).collect(),
+            rows: draft.model_rows.clone().unwrap_or_default(),
+        });
         Ok(AnnotatedPage {
             page,
             title: draft.title,
@@ -406,6 +450,7 @@ impl SiteStep<'_> {
             cross: draft.cross,
             runs: runs.iter().map(run_label).collect(),
             annotated_html: annotated,
+            training: training.filter(|t| !t.rows.is_empty()),
         })
     }
 }

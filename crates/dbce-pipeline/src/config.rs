@@ -37,20 +37,25 @@ pub enum ClassifyMethod {
     T006,
     /// The bit patterns label the training runs; a random forest per site, trained on the other
     /// half of the site's pages, classifies every run, and may overturn the patterns.
-    #[default]
     Joint,
     /// Every page by the single-page classifier (Boilerpipe's default), ignoring the cross.
     Single,
+    /// A random forest trained offline on ground truth (`dbce train`) classifies every run of a
+    /// cross page from its shallow features, its occurrence bits, its pattern class and the
+    /// partners' similarity: the model in `annotate.model`, or the one built into dbce.
+    #[default]
+    Model,
 }
 
 impl ClassifyMethod {
     /// Every method, for evaluation.
-    pub const ALL: [ClassifyMethod; 5] = [
+    pub const ALL: [ClassifyMethod; 6] = [
         Self::T001,
         Self::T002,
         Self::T006,
         Self::Joint,
         Self::Single,
+        Self::Model,
     ];
 
     /// The method's name in configuration files and reports.
@@ -61,6 +66,7 @@ impl ClassifyMethod {
             Self::T006 => "t006",
             Self::Joint => "joint",
             Self::Single => "single",
+            Self::Model => "model",
         }
     }
 }
@@ -69,8 +75,8 @@ impl ClassifyMethod {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AnnotateConfig {
-    /// How runs are classified: `t001`, `t002`, `t006`, `joint` or `single`. By default,
-    /// `joint`.
+    /// How runs are classified: `t001`, `t002`, `t006`, `joint`, `single` or `model`. By
+    /// default, `model` (the built-in run model, `docs/RESULTS.md`).
     pub method: ClassifyMethod,
     /// Seed of the random forests.
     pub seed: u64,
@@ -80,6 +86,12 @@ pub struct AnnotateConfig {
     pub max_candidates: u32,
     /// Write the annotated HTML of every page. By default, off.
     pub annotated_html: bool,
+    /// The run model of method `model` (a file written by `dbce train`); by default the model
+    /// built into dbce.
+    pub model: Option<std::path::PathBuf>,
+    /// Keep every cross page's run texts and model features in the stage's output, for
+    /// `dbce train`. By default, off.
+    pub training: bool,
 }
 
 impl Default for AnnotateConfig {
@@ -89,6 +101,8 @@ impl Default for AnnotateConfig {
             seed: 0x00db_ce00,
             max_candidates: 64,
             annotated_html: false,
+            model: None,
+            training: false,
         }
     }
 }

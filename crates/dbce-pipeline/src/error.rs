@@ -50,6 +50,14 @@ pub enum StageError {
     /// A MinHash computation was given inconsistent settings.
     #[error("MinHash: {0}")]
     Minhash(#[from] dbce_minhash::Error),
+    /// The run model cannot be used.
+    #[error("run model {path}: {reason}")]
+    Model {
+        /// Where it was read from.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// More than 2³² input files.
     #[error("too many input files (at most 4294967295)")]
     TooManyInputs,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use dbce_annotate::{LabelledRun, PatternClass};
+use dbce_annotate::{Bits, CrossRole, LabelledRun, PatternClass};
 use dbce_classify::{
     FEATURE_NAMES, SinglePageMethod, TextBlock, UnitFeatures, class_hash, push_features,
     tag_name_id, text_blocks,
@@ -69,6 +69,44 @@ impl RunFeatures {
         }
         Self { rows, single }
     }
+}
+
+/// Values per run for the model trained on ground truth ([`model_row`]).
+pub(crate) const MODEL_WIDTH: usize = WIDTH + 12;
+
+/// The row the trained model reads for run `i`: its shallow features, then what the cross says
+/// of it — in which members it occurs (`up`, `down`, `prev`, `next`), which members the cross
+/// has (`down`, `prev`, `next`), its pattern class (content, boilerplate, invalid, one-hot) and
+/// the template similarity of `up` and `down`.
+pub(crate) fn model_row(
+    features: &RunFeatures,
+    i: usize,
+    run: &LabelledRun,
+    cross: Bits,
+    similarity: [f32; 2],
+    out: &mut Vec<f32>,
+) {
+    out.extend_from_slice(&features.rows[i * WIDTH..(i + 1) * WIDTH]);
+    let flag = |b: bool| f32::from(u8::from(b));
+    for role in [
+        CrossRole::Up,
+        CrossRole::Down,
+        CrossRole::Prev,
+        CrossRole::Next,
+    ] {
+        out.push(flag(run.run.bits.contains(role)));
+    }
+    for role in [CrossRole::Down, CrossRole::Prev, CrossRole::Next] {
+        out.push(flag(cross.contains(role)));
+    }
+    for class in [
+        PatternClass::Content,
+        PatternClass::Boilerplate,
+        PatternClass::Invalid,
+    ] {
+        out.push(flag(run.class == class));
+    }
+    out.extend(similarity);
 }
 
 /// A run as a text unit: its parent element's name, class, depth and heading flag, its words

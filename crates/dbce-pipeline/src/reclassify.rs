@@ -6,7 +6,7 @@ use dbce_annotate::{Decision, LabelledRun, PatternClass};
 use dbce_forest::{ForestParams, RandomForest};
 
 use crate::config::ClassifyMethod;
-use crate::features::{RunFeatures, WIDTH};
+use crate::features::{MODEL_WIDTH, RunFeatures, WIDTH};
 
 /// Fewer decided runs than this in a site, or only one class among them: no forest is trained.
 const MIN_TRAINING_RUNS: usize = 40;
@@ -17,6 +17,8 @@ pub(crate) struct PageRuns<'a> {
     pub(crate) runs: &'a mut Vec<LabelledRun>,
     /// Their features.
     pub(crate) features: &'a RunFeatures,
+    /// Their rows for the trained model, when computed.
+    pub(crate) model_rows: Option<&'a [f32]>,
 }
 
 /// Reclassifies the runs of one site's cross pages as `method` says.
@@ -27,10 +29,33 @@ pub(crate) struct PageRuns<'a> {
 ///   trained on one half's decided runs classifies every run of the other half, so it can
 ///   overturn a pattern's verdict where the shallow features of the whole site disagree.
 ///
+/// - [`ClassifyMethod::Model`]: the model trained offline on ground truth classifies every run.
+///
 /// Where no forest can be trained, `invalid` runs take the single-page classifier's verdict
 /// on their block. Other methods change nothing.
-pub(crate) fn reclassify(pages: &mut [PageRuns<'_>], method: ClassifyMethod, seed: u64) {
+pub(crate) fn reclassify(
+    pages: &mut [PageRuns<'_>],
+    method: ClassifyMethod,
+    seed: u64,
+    model: Option<&RandomForest>,
+) {
     match method {
+        ClassifyMethod::Model => {
+            for page in pages.iter_mut() {
+                let (Some(model), Some(rows)) = (model, page.model_rows) else {
+                    continue;
+                };
+                for (i, run) in page.runs.iter_mut().enumerate() {
+                    let content = model.predict(&rows[i * MODEL_WIDTH..(i + 1) * MODEL_WIDTH]);
+                    run.class = if content {
+                        PatternClass::Content
+                    } else {
+                        PatternClass::Boilerplate
+                    };
+                    run.decision = Decision::Forest;
+                }
+            }
+        }
         ClassifyMethod::T006 => {
             let forest = train(pages.iter(), seed);
             for page in pages.iter_mut() {

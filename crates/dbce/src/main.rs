@@ -23,6 +23,8 @@ enum Command {
     Search(commands::search::Args),
     /// Run the pipeline on evaluation datasets and score each method against the ground truth.
     Eval(commands::eval::Args),
+    /// Train the run model of method `model` on archives and datasets with ground truth.
+    Train(commands::train::Args),
     /// Count the records of WARC/ARC files by type and list what had to be skipped, and why.
     Inspect(commands::inspect::Args),
     /// Print the record at a byte offset of a WARC/ARC file.
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
+        Command::Train(args) => commands::train::run(&args),
         Command::Inspect(args) => commands::inspect::run(&args),
         Command::Get(args) => commands::get::run(&args),
         Command::Cdx(args) => commands::cdx::run(&args),

@@ -34,11 +34,58 @@ pub(crate) struct Args {
     config: ConfigArgs,
 }
 
-/// One set of pages to score: an archive and, per record id, the truth and the split.
-struct Target {
-    name: String,
-    archive: PathBuf,
-    truth: BTreeMap<String, (String, Split)>,
+/// One set of pages with ground truth: an archive and, per record id, the truth and the split.
+pub(crate) struct Target {
+    /// The dataset's or archive's name.
+    pub(crate) name: String,
+    /// The archive.
+    pub(crate) archive: PathBuf,
+    /// Per source record id: the true main content and the page's split.
+    pub(crate) truth: BTreeMap<String, (String, Split)>,
+}
+
+/// The targets of dataset folders (written as WARCs under `root`) and of generated archives
+/// with their truth files (pairs in `archives`).
+pub(crate) fn targets(
+    datasets: &[PathBuf],
+    archives: &[PathBuf],
+    root: &Path,
+) -> anyhow::Result<Vec<Target>> {
+    let mut targets = Vec::new();
+    for dir in datasets {
+        targets.push(dataset_target(dir, root)?);
+    }
+    for pair in archives.chunks(2) {
+        let [archive, truth] = pair else { continue };
+        targets.push(archive_target(archive, truth)?);
+    }
+    Ok(targets)
+}
+
+/// Runs every stage on `target` with `config` in a fresh `dir`; returns the work directory and
+/// the output directory.
+pub(crate) fn run_target(
+    target: &Target,
+    config: &dbce_pipeline::Config,
+    dir: &Path,
+) -> anyhow::Result<(WorkDir, PathBuf)> {
+    let out = dir.join("out");
+    for stale in [dir.join("work"), out.clone()] {
+        if stale.exists() {
+            std::fs::remove_dir_all(&stale)?;
+        }
+    }
+    let work = WorkDir::new(dir.join("work"));
+    run_local(
+        &work,
+        config,
+        std::slice::from_ref(&target.archive),
+        &out,
+        4,
+        &|_, _, _| {},
+    )
+    .with_context(|| format!("{} with {}", target.name, config.annotate.method.name()))?;
+    Ok((work, out))
 }
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -53,14 +100,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .keep
         .clone()
         .unwrap_or_else(|| scratch.path().to_owned());
-    let mut targets = Vec::new();
-    for dir in &args.datasets {
-        targets.push(dataset_target(dir, &root)?);
-    }
-    for pair in args.archive.chunks(2) {
-        let [archive, truth] = pair else { continue };
-        targets.push(archive_target(archive, truth)?);
-    }
+    let targets = targets(&args.datasets, &args.archive, &root)?;
     let mut scores = MethodScores::new();
     let mut scorer = RougeScorer::new();
     for target in &targets {
@@ -128,7 +168,7 @@ fn methods(names: &[String]) -> anyhow::Result<Vec<ClassifyMethod>> {
                 .into_iter()
                 .find(|m| m.name() == name)
                 .with_context(|| {
-                    format!("unknown method {name:?} (t001, t002, t006, joint, single)")
+                    format!("unknown method {name:?} (t001, t002, t006, joint, single, model)")
                 })
         })
         .collect()

@@ -9,6 +9,7 @@ pub(crate) mod run;
 pub(crate) mod search;
 pub(crate) mod stage;
 pub(crate) mod template;
+pub(crate) mod train;
 
 use std::fs::File;
 use std::io::BufReader;

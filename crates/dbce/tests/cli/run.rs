@@ -172,7 +172,7 @@ fn output_does_not_depend_on_threads_or_shards_and_reruns_skip_done_work() {
 fn eval_scores_a_generated_archive_and_a_dataset() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
     let output = dbce()
-        .args(["eval", "--json", "--methods", "t001,joint", "--archive"])
+        .args(["eval", "--json", "--methods", "t001,model", "--archive"])
         .arg(root.join("sample/sample.warc.gz"))
         .arg(root.join("sample/sample.truth.jsonl"))
         .arg(root.join("eval/mini"))
@@ -194,4 +194,11 @@ fn eval_scores_a_generated_archive_and_a_dataset() {
         .unwrap();
     let f1 = t001["all"]["f1"].as_f64().unwrap();
     assert!(f1 > 0.7, "T001 F1 on the sample fell to {f1}");
+    // The built-in model never saw the sample's seed; it scored 0.99 when this was written.
+    let model = rows
+        .iter()
+        .find(|r| r["dataset"] == "sample.warc.gz" && r["method"] == "model")
+        .unwrap();
+    let f1 = model["all"]["f1"].as_f64().unwrap();
+    assert!(f1 > 0.9, "the built-in model's F1 on the sample fell to {f1}");
 }

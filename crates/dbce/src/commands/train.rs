@@ -1,0 +1,152 @@
+//! `dbce train`: a run model for method `model`, from archives and datasets with ground truth.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use dbce_annotate::SequenceMatcher;
+use dbce_forest::{ForestParams, RandomForest};
+use dbce_pipeline::annotate::{ANNOTATED, AnnotatedPage};
+use dbce_pipeline::artifact::ArtifactReader;
+use dbce_pipeline::{ClassifyMethod, model};
+
+use super::config::ConfigArgs;
+use super::eval::{run_target, targets};
+
+/// Arguments of `dbce train`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Dataset folders laid out as `html/ID.html`, `gt/ID.txt`, `meta.jsonl`.
+    datasets: Vec<PathBuf>,
+    /// A generated archive and its ground truth JSONL; may be given several times.
+    #[arg(long, num_args = 2, value_names = ["ARCHIVE", "TRUTH"])]
+    archive: Vec<PathBuf>,
+    /// Where to write the model.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Trees in the forest.
+    #[arg(long, default_value_t = 32)]
+    trees: u32,
+    /// Depth limit of each tree.
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// A run is content when at least this share of its words align with the ground truth.
+    #[arg(long, default_value_t = 0.5)]
+    min_aligned: f64,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        !args.datasets.is_empty() || !args.archive.is_empty(),
+        "give dataset folders or --archive ARCHIVE TRUTH"
+    );
+    let mut config = args.config.resolve()?;
+    config.annotate.method = ClassifyMethod::T001;
+    config.annotate.training = true;
+    let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
+    let mut rows: Vec<f32> = Vec::new();
+    let mut labels: Vec<bool> = Vec::new();
+    for target in targets(&args.datasets, &args.archive, scratch.path())? {
+        let (work, _) = run_target(
+            &target,
+            &config,
+            &scratch.path().join(&target.name).join("train"),
+        )?;
+        let before = labels.len();
+        for partition in 0..config.lsh.partitions {
+            let path = work.path("annotate", format!("pages/{partition:05}.bin"));
+            for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
+                let page = page?;
+                let (Some(training), Some((truth, _))) =
+                    (page.training, target.truth.get(&page.page.record_id))
+                else {
+                    continue;
+                };
+                labels.extend(label_runs(&training.texts, truth, args.min_aligned));
+                rows.extend(training.rows);
+            }
+        }
+        let added = &labels[before..];
+        eprintln!(
+            "dbce: {}: {} runs, {} content",
+            target.name,
+            added.len(),
+            added.iter().filter(|&&l| l).count()
+        );
+    }
+    anyhow::ensure!(
+        !labels.is_empty(),
+        "no cross page with ground truth to learn from"
+    );
+    let params = ForestParams {
+        trees: args.trees,
+        max_depth: args.depth,
+        min_samples_leaf: 5,
+        seed: config.annotate.seed,
+        ..ForestParams::default()
+    };
+    let forest = RandomForest::fit(&rows, model::WIDTH, &labels, &params)?;
+    let correct = labels
+        .iter()
+        .enumerate()
+        .filter(|&(i, &l)| forest.predict(&rows[i * model::WIDTH..(i + 1) * model::WIDTH]) == l)
+        .count();
+    std::fs::write(&args.out, model::encode(&forest))
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    eprintln!(
+        "dbce: model of {} trees, {} nodes, trained on {} runs ({:.3} training accuracy), written to {}",
+        forest.n_trees(),
+        forest.n_nodes(),
+        labels.len(),
+        correct as f64 / labels.len() as f64,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Labels each run by the share of its words that the ground truth contains in order: the
+/// page's words and the truth's are aligned with `SequenceMatcher` (no autojunk).
+fn label_runs(texts: &[String], truth: &str, min_aligned: f64) -> Vec<bool> {
+    let mut words: Vec<&str> = Vec::new();
+    let mut owner: Vec<usize> = Vec::new();
+    for (run, text) in texts.iter().enumerate() {
+        for word in text.split_whitespace() {
+            words.push(word);
+            owner.push(run);
+        }
+    }
+    let truth: Vec<&str> = truth.split_whitespace().collect();
+    let mut aligned = vec![0usize; texts.len()];
+    for block in SequenceMatcher::new(&truth, &words, false).get_matching_blocks() {
+        for &run in &owner[block.b..block.b + block.size] {
+            aligned[run] += 1;
+        }
+    }
+    texts
+        .iter()
+        .zip(aligned)
+        .map(|(text, n)| {
+            let total = text.split_whitespace().count();
+            total > 0 && n as f64 >= min_aligned * total as f64
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_content_when_most_of_their_words_align() {
+        let texts = [
+            "Home News Sport".to_owned(),
+            "The council met on Monday".to_owned(),
+            "Share this".to_owned(),
+            "and voted".to_owned(),
+        ];
+        let truth = "The council met on Monday and voted for the plan";
+        assert_eq!(label_runs(&texts, truth, 0.5), [false, true, false, true]);
+    }
+}
