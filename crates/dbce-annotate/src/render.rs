@@ -71,6 +71,11 @@ impl RunLayout {
         Self { pieces }
     }
 
+    /// Each run's text, whitespace collapsed, in run order.
+    pub fn pieces(&self) -> impl Iterator<Item = &str> {
+        self.pieces.iter().map(|(_, piece)| piece.as_str())
+    }
+
     /// The text of the runs `keep` selects (by index): one line per block, as
     /// [`content_text`] writes it. A left-out run still separates its neighbours.
     pub fn text(&self, keep: impl Fn(usize) -> bool) -> String {
