@@ -32,18 +32,20 @@ pub struct RunLayout {
 }
 
 impl RunLayout {
-    /// The layout of `runs` (a page's, in document order) in `doc`.
+    /// The layout of `runs` (a page's, in document order) in `doc`. There is one piece per
+    /// run; a run in text no browser shows (a `<title>` misplaced in the body) has an empty one.
     pub fn of(doc: &Document, runs: &[LabelledRun]) -> Self {
         let mut cursor = RunCursor::new(runs);
-        let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(runs.len());
+        let mut pieces: Vec<Option<(usize, usize)>> = vec![None; runs.len()];
         let all = doc.visible_text_with(|node, text, out: &mut TextLines| {
             let mut last_end = 0;
-            for run in cursor.runs_of(node) {
+            let first = cursor.position(node);
+            for (offset, run) in cursor.runs_of(node).iter().enumerate() {
                 let (start, end) = (run.run.start as usize, run.run.end as usize);
                 push_space_in(text.get(last_end..start), out);
                 let before = out.as_str().len();
                 out.push_text(text.get(start..end).unwrap_or_default());
-                pieces.push((before, out.as_str().len()));
+                pieces[first + offset] = Some((before, out.as_str().len()));
                 last_end = end;
             }
             push_space_in(text.get(last_end..), out);
@@ -51,7 +53,10 @@ impl RunLayout {
         let mut previous_end = 0;
         let pieces = pieces
             .into_iter()
-            .map(|(before, after)| {
+            .map(|piece| {
+                let Some((before, after)) = piece else {
+                    return (Separator::None, String::new());
+                };
                 let gap = all.get(previous_end..before).unwrap_or_default();
                 let piece = all.get(before..after).unwrap_or_default();
                 // `push_text` writes the separator first: move it from the piece to the gap.
@@ -116,6 +121,15 @@ struct RunCursor<'r> {
 impl<'r> RunCursor<'r> {
     fn new(runs: &'r [LabelledRun]) -> Self {
         Self { runs, next: 0 }
+    }
+
+    /// Index of the first run of `node` or of the first run after it; nodes must be asked for
+    /// in document order.
+    fn position(&mut self, node: NodeId) -> usize {
+        while self.runs.get(self.next).is_some_and(|r| r.run.node < node) {
+            self.next += 1;
+        }
+        self.next
     }
 
     /// The runs of `node`; nodes must be asked for in document order.

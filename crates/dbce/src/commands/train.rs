@@ -64,6 +64,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 else {
                     continue;
                 };
+                anyhow::ensure!(
+                    training.rows.len() == training.texts.len() * model::WIDTH,
+                    "{}: {} runs but {} feature values ({} {:?})",
+                    page.page.url,
+                    training.texts.len(),
+                    training.rows.len(),
+                    page.runs.len(),
+                    page.method
+                );
                 labels.extend(label_runs(&training.texts, truth, args.min_aligned));
                 rows.extend(training.rows);
             }
