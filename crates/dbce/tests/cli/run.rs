@@ -200,5 +200,8 @@ fn eval_scores_a_generated_archive_and_a_dataset() {
         .find(|r| r["dataset"] == "sample.warc.gz" && r["method"] == "model")
         .unwrap();
     let f1 = model["all"]["f1"].as_f64().unwrap();
-    assert!(f1 > 0.9, "the built-in model's F1 on the sample fell to {f1}");
+    assert!(
+        f1 > 0.9,
+        "the built-in model's F1 on the sample fell to {f1}"
+    );
 }
