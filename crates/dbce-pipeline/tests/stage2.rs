@@ -1,0 +1,134 @@
+//! Stage 2 on a hand-made archive whose sites give every cross shape of Appendix B: each page's
+//! cross members are the expected ones, and T001 keeps each page's own story and drops the
+//! shared chrome.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::io::Read as _;
+
+use dbce_pipeline::{ClassifyMethod, Config, WorkDir, run_local};
+use dbce_warc::{Headers, NewRecord, RecordType, WarcWriter};
+
+/// A page of the shared template with `story` as its content.
+fn page(story: &str) -> String {
+    format!(
+        "<html><head><title>T</title></head><body>\
+         <div class=nav><a href=/>Home page</a> <a href=/n>World news today</a> \
+         <a href=/s>Sport and results</a> <a href=/c>Contact the newsroom</a></div>\
+         <div class=main><h1>{story}</h1><p>{story} was reported by our correspondent in the \
+         morning and confirmed by officials later that day.</p></div>\
+         <div class=foot>Copyright Example Publishing all rights reserved, privacy policy and \
+         terms of use apply to every page of this website</div></body></html>"
+    )
+}
+
+/// `(site, path, capture day, story)` of every page.
+const PAGES: &[(&str, &str, u32, &str)] = &[
+    // 11000: a site of two pages.
+    ("b.example", "/p", 1, "Bakers strike over flour prices"),
+    ("b.example", "/q", 1, "Bridge reopens after repairs"),
+    // 11001, 11011, 11010 for /x; 11100 for /y (its partners are two captures of /x).
+    ("a.example", "/x", 1, "Harbour council approves ferry plan"),
+    ("a.example", "/x", 2, "Harbour council approves ferry plan"),
+    ("a.example", "/x", 3, "Harbour council approves ferry plan"),
+    ("a.example", "/y", 1, "Library extends opening hours"),
+    // 11101 and 11110 for /r.
+    ("c.example", "/r", 1, "Rail line electrification begins"),
+    ("c.example", "/r", 2, "Rail line electrification begins"),
+    ("c.example", "/s", 1, "School wins robotics contest"),
+    ("c.example", "/t", 1, "Theatre season opens with comedy"),
+    // 11111 for /u at day 2.
+    ("d.example", "/u", 1, "Unions agree new wage deal"),
+    ("d.example", "/u", 2, "Unions agree new wage deal"),
+    ("d.example", "/u", 3, "Unions agree new wage deal"),
+    ("d.example", "/v", 1, "Volunteers clean the river banks"),
+    ("d.example", "/w", 1, "Weather service warns of storms"),
+];
+
+fn archive(path: &std::path::Path) {
+    let mut writer = WarcWriter::new(std::fs::File::create(path).unwrap());
+    for (i, (site, path, day, story)) in PAGES.iter().enumerate() {
+        let html = page(story);
+        let mut block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+            html.len()
+        )
+        .into_bytes();
+        block.extend_from_slice(html.as_bytes());
+        let mut fields = Headers::new();
+        fields.push("WARC-Record-ID", format!("<urn:test:{i}>"));
+        fields.push("WARC-Date", format!("2024-01-{day:02}T00:00:00Z"));
+        fields.push("WARC-Target-URI", format!("http://www.{site}{path}"));
+        fields.push("Content-Type", "application/http; msgtype=response");
+        let record = NewRecord {
+            record_type: RecordType::Response,
+            fields,
+            block,
+        };
+        writer.write_record(&record).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+#[test]
+fn every_cross_shape_and_its_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("shapes.warc.gz");
+    archive(&input);
+    let mut config = Config::default();
+    config.annotate.method = ClassifyMethod::T001;
+    let out = dir.path().join("out");
+    let work = WorkDir::new(dir.path().join("work"));
+    let report = run_local(&work, &config, &[input], &out, 2, &|_, _, _| {}).unwrap();
+    assert_eq!(report.stages["4-finish"].output, PAGES.len() as u64);
+
+    let mut records: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for entry in std::fs::read_dir(out.join("text")).unwrap() {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(entry.unwrap().path()).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        for line in text.lines() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            records.insert(record["id"].as_str().unwrap().to_owned(), record);
+        }
+    }
+    let expected: [&[&str]; 15] = [
+        &["up"],
+        &["up"],
+        &["next", "up"],
+        &["next", "prev", "up"],
+        &["prev", "up"],
+        &["down", "up"],
+        &["down", "next", "up"],
+        &["down", "prev", "up"],
+        &["down", "up"],
+        &["down", "up"],
+        &["down", "next", "up"],
+        &["down", "next", "prev", "up"],
+        &["down", "prev", "up"],
+        &["down", "up"],
+        &["down", "up"],
+    ];
+    for (i, ((_, path, day, story), roles)) in PAGES.iter().zip(expected).enumerate() {
+        let record = &records[&format!("<urn:test:{i}>")];
+        let found: Vec<&str> = record["cross"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(found, roles, "cross of {path} day {day}");
+        let text = record["text"].as_str().unwrap();
+        assert!(
+            text.contains(story),
+            "{path} day {day} lost its story: {text:?}"
+        );
+        for chrome in ["Home page", "Copyright Example Publishing"] {
+            assert!(
+                !text.contains(chrome),
+                "{path} day {day} kept {chrome:?}: {text:?}"
+            );
+        }
+    }
+}
