@@ -36,6 +36,9 @@ pub(crate) struct Args {
     /// Shards of the read stage (default: 4 per thread). The output does not depend on it.
     #[arg(long)]
     shards: Option<u32>,
+    /// Also write each page's annotated HTML to OUT/html (sets `annotate.annotated-html`).
+    #[arg(long)]
+    annotated_html: bool,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
@@ -44,7 +47,8 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let config = args.config.resolve()?;
+    let mut config = args.config.resolve()?;
+    config.annotate.annotated_html |= args.annotated_html;
     let inputs = if args.inputs.is_empty() {
         let sample = Path::new(SAMPLE);
         anyhow::ensure!(

@@ -131,6 +131,27 @@ fn run_on_the_sample_accounts_for_every_record_and_is_searchable() {
 }
 
 #[test]
+fn annotated_html_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run(&out, &["--annotated-html"]);
+    let pages = files(&out.join("html"));
+    assert_eq!(pages.len(), 233);
+    let html = String::from_utf8(pages.values().next().unwrap().clone()).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(
+        html.contains("class=\"dbce dbce-content\""),
+        "no content run"
+    );
+    assert!(
+        html.contains("class=\"dbce dbce-boilerplate\""),
+        "no boilerplate run"
+    );
+    assert!(html.contains("id=\"dbce-legend\""));
+    assert!(!html.contains("<script"));
+}
+
+#[test]
 fn output_does_not_depend_on_threads_or_shards_and_reruns_skip_done_work() {
     let dir = tempfile::tempdir().unwrap();
     let one = dir.path().join("one");
