@@ -36,6 +36,9 @@ use dbce_forest::RandomForest;
 
 /// The stage's name and directory.
 pub const STAGE: &str = "annotate";
+/// Pages annotated in parallel at a time when nothing is learned per site.
+const CHUNK: usize = 512;
+
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
@@ -158,7 +161,7 @@ pub fn run_annotate(
             fetcher: &fetcher,
             config,
         };
-        for outcome in step.run(site) {
+        step.run(site, &mut |outcome| {
             match outcome {
                 Ok(page) => {
                     report.emit();
@@ -166,7 +169,8 @@ pub fn run_annotate(
                 }
                 Err(error) => report.skip(error.reason()),
             }
-        }
+            Ok(())
+        })?;
     }
     out.finish()?;
     work.finish_shard(&report)?;
@@ -283,7 +287,11 @@ struct Draft {
 
 impl SiteStep<'_> {
     /// Annotates the pages at `site` (indices into the partition's pages), in that order.
-    fn run(&self, site: Vec<usize>) -> Vec<Result<AnnotatedPage, FetchError>> {
+    fn run(
+        &self,
+        site: Vec<usize>,
+        emit: &mut dyn FnMut(Result<AnnotatedPage, FetchError>) -> Result<(), StageError>,
+    ) -> Result<(), StageError> {
         let method = self.config.annotate.method;
         // Pass 1: the words of every page some cross of the site needs as a member.
         let members: BTreeSet<usize> = site
@@ -298,6 +306,29 @@ impl SiteStep<'_> {
             .filter_map(|&j| Some((j, self.words(j).ok()?)))
             .collect();
         // Pass 2: each page against its members.
+        if !matches!(method, ClassifyMethod::T006 | ClassifyMethod::Joint) {
+            // Nothing is learned from the whole site: pages go out a chunk at a time, so
+            // memory holds one chunk's results, not the site's.
+            for chunk in site.chunks(CHUNK) {
+                let pages: Vec<Result<AnnotatedPage, FetchError>> = chunk
+                    .par_iter()
+                    .map(|&i| {
+                        let mut draft = self.draft(i, &words)?;
+                        if let Some(features) = draft.features.as_ref() {
+                            let mut page = [PageRuns {
+                                runs: &mut draft.runs,
+                                features,
+                                model_rows: draft.model_rows.as_deref(),
+                            }];
+                            reclassify(&mut page, method, self.config.annotate.seed, self.model);
+                        }
+                        self.finish(draft)
+                    })
+                    .collect();
+                pages.into_iter().try_for_each(&mut *emit)?;
+            }
+            return Ok(());
+        }
         let mut drafts: Vec<Result<Draft, FetchError>> =
             site.par_iter().map(|&i| self.draft(i, &words)).collect();
         // The learned step, over the site's cross pages.
@@ -314,10 +345,11 @@ impl SiteStep<'_> {
             })
             .collect();
         reclassify(&mut learners, method, self.config.annotate.seed, self.model);
-        drafts
+        let pages: Vec<Result<AnnotatedPage, FetchError>> = drafts
             .into_par_iter()
             .map(|draft| draft.and_then(|d| self.finish(d)))
-            .collect()
+            .collect();
+        pages.into_iter().try_for_each(emit)
     }
 
     fn words(&self, index: usize) -> Result<Vec<WordId>, FetchError> {

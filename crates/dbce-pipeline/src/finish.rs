@@ -314,6 +314,37 @@ pub struct RunReport {
     pub indexed: u64,
 }
 
+/// The index documents of one partition's pages.
+fn index_documents(
+    work: &WorkDir,
+    partition: u32,
+    files: &[String],
+) -> Result<Vec<dbce_index::IndexedPage>, StageError> {
+    let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
+    let mut report = StageReport::new(STAGE, partition);
+    let mut pages = Vec::new();
+    for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
+        pages.push(page?);
+    }
+    Ok(reconcile(pages, &mut report)
+        .into_iter()
+        .map(|page| dbce_index::IndexedPage {
+            id: page.page.record_id,
+            url: page.page.url,
+            site: page.page.site.0,
+            date: page.page.captured.iso8601(),
+            title: page.title,
+            text: page.text,
+            file: files
+                .get(page.page.source.file.0 as usize)
+                .cloned()
+                .unwrap_or_default(),
+            offset: page.page.source.offset,
+            length: page.page.source.length,
+        })
+        .collect())
+}
+
 /// The last step: merges the parts' CDXJ into `warc/index.cdxj`, builds the tantivy index of
 /// all pages into `out/index`, and writes `out/report.json`. Runs once, after every `finish`
 /// shard.
@@ -344,32 +375,15 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
     }
     write_file(&out.join("warc").join("index.cdxj"), merged.as_bytes())?;
 
-    let mut documents = Vec::new();
-    for partition in 0..config.lsh.partitions {
-        let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
-        let mut report = StageReport::new(STAGE, partition);
-        let mut pages = Vec::new();
-        for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
-            pages.push(page?);
-        }
-        for page in reconcile(pages, &mut report) {
-            let file = files
-                .get(page.page.source.file.0 as usize)
-                .cloned()
-                .unwrap_or_default();
-            documents.push(dbce_index::IndexedPage {
-                id: page.page.record_id,
-                url: page.page.url,
-                site: page.page.site.0,
-                date: page.page.captured.iso8601(),
-                title: page.title,
-                text: page.text,
-                file,
-                offset: page.page.source.offset,
-                length: page.page.source.length,
-            });
-        }
-    }
+    // Partitions are read one at a time while the index is built, so memory holds one
+    // partition's pages, not the run's.
+    let mut failure: Option<StageError> = None;
+    let documents = (0..config.lsh.partitions).flat_map(|partition| {
+        index_documents(work, partition, &files).unwrap_or_else(|error| {
+            failure.get_or_insert(error);
+            Vec::new()
+        })
+    });
     let index_dir = out.join("index");
     // A rerun rebuilds the index: it is one merge over all parts.
     if index_dir.exists() {
@@ -378,11 +392,14 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
             source,
         })?;
     }
-    let summary =
-        dbce_index::build_index(&index_dir, documents).map_err(|e| StageError::Output {
-            path: index_dir.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
+    let summary = dbce_index::build_index(&index_dir, documents);
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    let summary = summary.map_err(|e| StageError::Output {
+        path: index_dir.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
     let mut stages = BTreeMap::new();
     for (order, stage) in [read::STAGE, group::STAGE, annotate::STAGE, STAGE]
         .into_iter()
