@@ -147,6 +147,7 @@ pub fn run_annotate(
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| crate::model::load(config.annotate.model.as_deref()))
         .transpose()?;
+    let words = page_words(work, partition, read.shards, &pages)?;
     let crosses = plan_crosses(&pages, &buckets, config.annotate.max_candidates as usize);
     let fetcher = PageFetcher::new(read.inputs, config);
     let mut report = StageReport::new(STAGE, partition);
@@ -155,6 +156,7 @@ pub fn run_annotate(
     // Sites one at a time: only one site's words are held at once.
     for site in sites(&pages) {
         let step = SiteStep {
+            words: &words,
             model: model.as_ref(),
             pages: &pages,
             crosses: &crosses,
@@ -175,6 +177,28 @@ pub fn run_annotate(
     out.finish()?;
     work.finish_shard(&report)?;
     Ok(report)
+}
+
+/// The words stage `read` saved for the partition's pages, indexed like `pages`.
+fn page_words(
+    work: &WorkDir,
+    partition: u32,
+    shards: u32,
+    pages: &[PageRef],
+) -> Result<Vec<Option<Vec<WordId>>>, StageError> {
+    let index: BTreeMap<PageId, usize> =
+        pages.iter().enumerate().map(|(i, p)| (p.page, i)).collect();
+    let mut words = vec![None; pages.len()];
+    for rank in 0..shards {
+        let path = work.path(read::STAGE, read::words_path(partition, rank));
+        for entry in ArtifactReader::<read::PageWords>::open(&path, read::WORDS)? {
+            let entry = entry?;
+            if let Some(&i) = index.get(&entry.page) {
+                words[i] = Some(entry.words.into_iter().map(WordId).collect());
+            }
+        }
+    }
+    Ok(words)
 }
 
 /// The index ranges of `pages` (sorted by id) grouped by site, sites in name order.
@@ -263,6 +287,8 @@ fn similarity(a: &[u32], b: &[u32]) -> f64 {
 
 /// The work on one site's pages.
 struct SiteStep<'a> {
+    /// Each page's words from stage `read`, by index (`None` if missing).
+    words: &'a [Option<Vec<WordId>>],
     /// The trained run model, for method `model`.
     model: Option<&'a RandomForest>,
     pages: &'a [PageRef],
@@ -301,9 +327,9 @@ impl SiteStep<'_> {
             .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
             .collect();
         let members: Vec<usize> = members.into_iter().collect();
-        let words: BTreeMap<usize, Vec<WordId>> = members
-            .par_iter()
-            .filter_map(|&j| Some((j, self.words(j).ok()?)))
+        let words: BTreeMap<usize, &[WordId]> = members
+            .iter()
+            .filter_map(|&j| Some((j, self.words[j].as_deref()?)))
             .collect();
         // Pass 2: each page against its members.
         if !matches!(method, ClassifyMethod::T006 | ClassifyMethod::Joint) {
@@ -352,11 +378,6 @@ impl SiteStep<'_> {
         pages.into_iter().try_for_each(emit)
     }
 
-    fn words(&self, index: usize) -> Result<Vec<WordId>, FetchError> {
-        let (_, doc) = self.parse(index)?;
-        Ok(PageTokens::read(&doc).words)
-    }
-
     fn parse(&self, index: usize) -> Result<(String, Document), FetchError> {
         let captured = self.fetcher.fetch(&self.pages[index])?;
         let doc = Document::parse(&captured.html, &self.config.sanitize)
@@ -364,11 +385,7 @@ impl SiteStep<'_> {
         Ok((captured.html, doc))
     }
 
-    fn draft(
-        &self,
-        index: usize,
-        words: &BTreeMap<usize, Vec<WordId>>,
-    ) -> Result<Draft, FetchError> {
+    fn draft(&self, index: usize, words: &BTreeMap<usize, &[WordId]>) -> Result<Draft, FetchError> {
         let (_, doc) = self.parse(index)?;
         let tokens = PageTokens::read(&doc);
         let method = self.config.annotate.method;
@@ -398,7 +415,7 @@ impl SiteStep<'_> {
             .members()
             .into_iter()
             .skip(1)
-            .filter_map(|(role, j)| Some((role, words.get(&j)?.as_slice())))
+            .filter_map(|(role, j)| Some((role, *words.get(&j)?)))
             .collect();
         let runs = annotate(&tokens, &member_words);
         let mode = match method {

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use dbce_annotate::PageTokens;
 use dbce_dom::{Document, TemplateTokens};
 use dbce_http::HttpLimits;
 use dbce_minhash::{BandKey, LshParams, MinHasher};
@@ -27,6 +28,28 @@ pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
     version: 1,
 };
+/// `read/words/PART/RANK.bin` ([`words_path`]): each page's `html_annotate` words, hashed
+/// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
+/// so stage `annotate` need not parse it for that.
+pub const WORDS: ArtifactKind = ArtifactKind {
+    tag: *b"WORD",
+    version: 1,
+};
+
+/// The path of the words of `partition` written by `rank`, relative to the stage directory.
+pub fn words_path(partition: u32, rank: u32) -> String {
+    format!("words/{partition:05}/{rank:05}.bin")
+}
+
+/// A page's body words as [`dbce_annotate::WordId`] hashes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PageWords {
+    /// The page.
+    pub page: PageId,
+    /// Its words in document order.
+    pub words: Vec<u64>,
+}
+
 /// Records decoded in parallel at a time.
 const BATCH: usize = 256;
 
@@ -75,6 +98,8 @@ struct ReadStep {
     site_params: BTreeMap<String, LshParams>,
     /// One writer per partition.
     pages: Vec<ArtifactWriter<PageRef>>,
+    /// One writer per partition.
+    words: Vec<ArtifactWriter<PageWords>>,
     bands: Vec<ArtifactWriter<BandRow>>,
     skips: SkipLog,
     report: StageReport,
@@ -82,7 +107,7 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    Page(PageRef, Vec<BandKey>),
+    Page(PageRef, Vec<BandKey>, PageWords),
     Skip(SkipLine),
 }
 
@@ -109,6 +134,11 @@ impl ReadStep {
                         &work.path(STAGE, crate::bands::pages_path(p, shard.rank)),
                         PAGES,
                     )
+                })
+                .collect::<Result<_, _>>()?,
+            words: (0..config.lsh.partitions)
+                .map(|p| {
+                    ArtifactWriter::create(&work.path(STAGE, words_path(p, shard.rank)), WORDS)
                 })
                 .collect::<Result<_, _>>()?,
             bands: (0..config.lsh.partitions as usize)
@@ -165,7 +195,7 @@ impl ReadStep {
             .collect::<Result<_, _>>()?;
         for outcome in outcomes {
             match outcome {
-                Outcome::Page(page, bands) => self.add_page(&page, &bands)?,
+                Outcome::Page(page, bands, words) => self.add_page(&page, &bands, &words)?,
                 Outcome::Skip(skip) => {
                     self.report.skip(skip.reason.clone());
                     self.skips.push(&skip)?;
@@ -221,10 +251,23 @@ impl ReadStep {
             tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
         };
-        Ok(Outcome::Page(page, bands))
+        let words = PageWords {
+            page: page.page,
+            words: PageTokens::read(&document)
+                .words
+                .iter()
+                .map(|w| w.0)
+                .collect(),
+        };
+        Ok(Outcome::Page(page, bands, words))
     }
 
-    fn add_page(&mut self, page: &PageRef, bands: &[BandKey]) -> Result<(), StageError> {
+    fn add_page(
+        &mut self,
+        page: &PageRef,
+        bands: &[BandKey],
+        words: &PageWords,
+    ) -> Result<(), StageError> {
         let partitions = self.config.lsh.partitions;
         let partition =
             crate::bands::site_partition(crate::bands::site_hash(&page.site), partitions);
@@ -237,6 +280,7 @@ impl ReadStep {
             self.bands[key.partition(partitions) as usize].push(&row)?;
         }
         self.pages[partition as usize].push(page)?;
+        self.words[partition as usize].push(words)?;
         self.report.emit();
         Ok(())
     }
@@ -244,6 +288,9 @@ impl ReadStep {
     fn finish(self, work: &WorkDir) -> Result<StageReport, StageError> {
         for pages in self.pages {
             pages.finish()?;
+        }
+        for words in self.words {
+            words.finish()?;
         }
         self.skips.finish()?;
         // Rows are streamed out in input order, so memory does not grow with the shard;

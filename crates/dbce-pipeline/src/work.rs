@@ -13,7 +13,7 @@ use crate::artifact::ArtifactError;
 use crate::{Config, StageReport};
 
 /// The version of the work directory layout and of `manifest.json`.
-pub const LAYOUT_VERSION: u32 = 1;
+pub const LAYOUT_VERSION: u32 = 2;
 
 /// What a stage was run with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
