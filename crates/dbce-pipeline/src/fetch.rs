@@ -27,8 +27,7 @@ pub enum FetchError {
     /// The file cannot be opened or read at the record's offset.
     #[error("refetch-io")]
     Io,
-    /// No record with the page's id starts at its offset (the file changed since `read`, or it
-    /// is compressed as one gzip stream, which cannot be entered in the middle).
+    /// No record with the page's id starts at its offset (the file changed since `read`).
     #[error("refetch-not-at-offset")]
     NotAtOffset,
     /// The record no longer decodes as an HTML page.
@@ -66,7 +65,10 @@ impl PageFetcher {
         }
     }
 
-    /// The decoded HTML of `page`, read from its file at its offset.
+    /// The decoded HTML of `page`, read from its file at its offset. In a file compressed as
+    /// one gzip stream (all records share one member) that means reading from the start of the
+    /// stream: such archives cost time quadratic in their size (recompress them per record,
+    /// as `warcio recompress` does).
     ///
     /// # Errors
     /// Returns why the record could not be read back.
@@ -81,17 +83,27 @@ impl PageFetcher {
         let mut reader =
             WarcReader::new(BufReader::with_capacity(1 << 16, file), self.reader.clone())
                 .map_err(|_| FetchError::NotAtOffset)?;
-        let Ok(Some(Entry::Record(record))) = reader.next_entry() else {
-            return Err(FetchError::NotAtOffset);
+        // In a file compressed as one gzip stream every record shares the member's offset:
+        // read on through that member until the page's record comes.
+        let record = loop {
+            let Ok(Some(Entry::Record(record))) = reader.next_entry() else {
+                return Err(FetchError::NotAtOffset);
+            };
+            // Still the member seeked to: gzip members keep their offset in the file, other
+            // records count from where the reader started.
+            let offset = record.locator.offset;
+            if offset != page.source.offset && offset != 0 {
+                return Err(FetchError::NotAtOffset);
+            }
+            let id_matches = match record.header.record_id() {
+                Some(id) => id == page.record_id,
+                // ARC records have no id; read named them by file and offset.
+                None => page.record_id.starts_with("<urn:dbce:file-"),
+            };
+            if id_matches {
+                break record;
+            }
         };
-        let id_matches = match record.header.record_id() {
-            Some(id) => id == page.record_id,
-            // ARC records have no id; read named them by file and offset.
-            None => page.record_id.starts_with("<urn:dbce:file-"),
-        };
-        if !id_matches {
-            return Err(FetchError::NotAtOffset);
-        }
         captured_html(&record, &self.limits).map_err(|_| FetchError::NotAPage)
     }
 }

@@ -98,6 +98,20 @@ pub(crate) fn parse_header(line: &[u8], version: Version) -> Result<RecordHeader
     })
 }
 
+/// The ARC version a record header line is written in, by its number of fields: for a reader
+/// that starts at a record in the middle of a file and never sees the `filedesc://` record.
+pub(crate) fn version_of_line(head: &[u8]) -> Version {
+    let fields = first_line(head)
+        .split(|&b| b == b' ')
+        .filter(|f| !f.is_empty())
+        .count();
+    if fields >= Version::V2.field_count() {
+        Version::V2
+    } else {
+        Version::V1
+    }
+}
+
 /// The ARC version named by a `filedesc://` record's block (`1 0 …` or `2 0 …`).
 pub(crate) fn version_of(header: &RecordHeader, block: &[u8]) -> Option<Version> {
     if header.record_type != RecordType::Warcinfo {

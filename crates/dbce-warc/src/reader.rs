@@ -131,7 +131,17 @@ impl<R: Read + Seek> WarcReader<R> {
             return Ok(Some(Entry::Skip(fault_skip(fault, None))));
         }
         let head = self.stream.buffered();
-        let format = *self.format.get_or_insert(detect_format(head));
+        let format = match self.format {
+            Some(format) => format,
+            None => {
+                let format = detect_format(head);
+                if format == ArchiveFormat::Arc && !head.starts_with(b"filedesc://") {
+                    // Started at a record inside an ARC file (random access by offset).
+                    self.arc_version = arc::version_of_line(head);
+                }
+                *self.format.insert(format)
+            }
+        };
         if !is_record_start(format, head) {
             let length = self.scan_to_record_start(!start.framed)?;
             let reason = SkipReason::Garbage { length };
@@ -481,8 +491,12 @@ fn fault_skip(fault: Fault, record_id: Option<String>) -> Skip {
     }
 }
 
+/// ARC if the data starts with the `filedesc://` record, or (for a reader started at a record
+/// inside an ARC file) with an ARC record line rather than `WARC/`.
 fn detect_format(head: &[u8]) -> ArchiveFormat {
-    if head.starts_with(b"filedesc://") {
+    if head.starts_with(b"filedesc://")
+        || (!head.starts_with(b"WARC/") && arc::is_header_line(head))
+    {
         ArchiveFormat::Arc
     } else {
         ArchiveFormat::Warc

@@ -162,3 +162,37 @@ fn real_samples_are_read_or_reported() {
     }
     assert_eq!(summary("example.arc").2, Some(ArchiveFormat::Arc));
 }
+
+/// A reader started at a record inside an ARC file (random access by offset, as `dbce get` and
+/// stage `annotate` do) reads it as ARC, in the version its header line is written in.
+#[test]
+fn arc_records_read_from_their_offset() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/warc");
+    for name in ["example.arc", "example.arc.gz"] {
+        let bytes = std::fs::read(root.join(name)).unwrap();
+        let whole = WarcReader::new(std::io::Cursor::new(&bytes), ReaderConfig::default()).unwrap();
+        let records: Vec<_> = whole
+            .filter_map(|e| match e.unwrap() {
+                dbce_warc::Entry::Record(r) => Some(r),
+                dbce_warc::Entry::Skip(_) => None,
+            })
+            .collect();
+        let response = records
+            .iter()
+            .find(|r| r.header.record_type == RecordType::Response)
+            .unwrap();
+        let offset = response.locator.offset as usize;
+        let mut reader = WarcReader::new(
+            std::io::Cursor::new(&bytes[offset..]),
+            ReaderConfig::default(),
+        )
+        .unwrap();
+        let Some(dbce_warc::Entry::Record(again)) = reader.next_entry().unwrap() else {
+            panic!("{name}: no record at offset {offset}");
+        };
+        assert_eq!(reader.format(), Some(ArchiveFormat::Arc), "{name}");
+        assert_eq!(again.header.record_type, RecordType::Response, "{name}");
+        assert_eq!(again.header.fields, response.header.fields, "{name}");
+        assert_eq!(again.body.bytes(), response.body.bytes(), "{name}");
+    }
+}

@@ -131,6 +131,25 @@ fn run_on_the_sample_accounts_for_every_record_and_is_searchable() {
 }
 
 #[test]
+fn pages_of_arc_and_whole_file_gzip_archives_are_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let warcs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/warc");
+    run(&out, &[warcs.to_str().unwrap()]);
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    // Nine HTML pages, among them two ARC records and one in a file gzipped as one stream;
+    // all are read back by `annotate`, and three copies of one capture share a record id.
+    assert_eq!(report["stages"]["3-annotate"]["input"], 9);
+    assert_eq!(report["stages"]["3-annotate"]["output"], 9);
+    assert_eq!(report["stages"]["4-finish"]["output"], 7);
+    assert_eq!(
+        report["stages"]["4-finish"]["skipped"]["duplicate-record"],
+        2
+    );
+}
+
+#[test]
 fn annotated_html_on_request() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
