@@ -103,11 +103,16 @@ selftest_reference() {
   done
 }
 
+# The `done` column of stage $1 in the stage table.
+done_rule() {
+  awk -v s="$1" '!/^#/ && $1 == s {print $4}' "$STAGE_TABLE"
+}
+
 # Whether shard $3 of stage $2 is complete in run directory $1 (work/ and out/), by the `done`
 # column of the stage table.
 shard_done() {
   local rule
-  rule=$(awk -v s="$2" '!/^#/ && $1 == s {print $4}' "$STAGE_TABLE")
+  rule=$(done_rule "$2")
   case "$rule" in
   out:*) [ -e "$1/out/${rule#out:}" ] ;;
   *) [ -e "$1/work/$2/_done/$(printf '%05d' "$3")" ] ;;
@@ -117,7 +122,7 @@ shard_done() {
 # Whether any shard of stage $2 is complete in run directory $1.
 stage_started() {
   local rule
-  rule=$(awk -v s="$2" '!/^#/ && $1 == s {print $4}' "$STAGE_TABLE")
+  rule=$(done_rule "$2")
   case "$rule" in
   out:*) [ -e "$1/out/${rule#out:}" ] ;;
   *) [ -n "$(ls -A "$1/work/$2/_done" 2>/dev/null)" ] ;;

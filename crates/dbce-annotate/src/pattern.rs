@@ -30,6 +30,17 @@ impl CrossRole {
     /// All roles, in bit order.
     pub const ALL: [CrossRole; 5] = [Self::Cur, Self::Up, Self::Down, Self::Prev, Self::Next];
 
+    /// The role's name as it is serialised: `cur`, `up`, `down`, `prev`, `next`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Cur => "cur",
+            Self::Up => "up",
+            Self::Down => "down",
+            Self::Prev => "prev",
+            Self::Next => "next",
+        }
+    }
+
     fn mask(self) -> u8 {
         0b10000 >> (self as u8)
     }
@@ -180,6 +191,14 @@ pub fn classify_with(pattern: BitPattern, mode: InvalidMode) -> PatternClass {
 mod tests {
     use super::*;
     use CrossRole::{Cur, Down, Next, Prev, Up};
+
+    #[test]
+    fn role_names_are_their_serialised_form() {
+        for role in CrossRole::ALL {
+            let json = serde_json::to_string(&role).unwrap();
+            assert_eq!(json, format!("\"{}\"", role.name()));
+        }
+    }
 
     fn pattern(cross: [u8; 5], run: [u8; 5]) -> BitPattern {
         BitPattern {

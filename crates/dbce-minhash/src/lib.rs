@@ -59,4 +59,4 @@ pub use config::{MinhashConfig, Scheme};
 pub use error::Error;
 pub use hasher::{MinHasher, sha1_hash32};
 pub use lsh::{BandKey, Candidate, LshIndex, LshParams};
-pub use signature::Signature;
+pub use signature::{Signature, jaccard_of_values};

@@ -73,20 +73,28 @@ impl Signature {
 
     /// Number of permutations whose minima agree; the numerator of [`jaccard`](Self::jaccard).
     pub(crate) fn agreements(&self, other: &Signature) -> u32 {
-        let equal = self
-            .values
-            .iter()
-            .zip(other.values.iter())
-            .filter(|(a, b)| a == b)
-            .count();
         // At most `num_perm`, which is a `u32`.
-        equal as u32
+        count_equal(&self.values, &other.values) as u32
     }
 
     /// The Jaccard estimate for a number of [`agreements`](Self::agreements).
     pub(crate) fn estimate(&self, agreements: u32) -> f64 {
         f64::from(agreements) / f64::from(self.config.num_perm)
     }
+}
+
+/// [`Signature::jaccard`] over bare signature values, as intermediate files store them: the
+/// fraction of positions whose minima agree. 0 when the lengths differ or are 0 (signatures of
+/// different configurations are not comparable).
+pub fn jaccard_of_values(a: &[u32], b: &[u32]) -> f64 {
+    if a.is_empty() || a.len() != b.len() {
+        return 0.0;
+    }
+    count_equal(a, b) as f64 / a.len() as f64
+}
+
+fn count_equal(a: &[u32], b: &[u32]) -> usize {
+    a.iter().zip(b).filter(|(x, y)| x == y).count()
 }
 
 #[cfg(test)]

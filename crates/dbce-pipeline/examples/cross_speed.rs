@@ -21,7 +21,7 @@ use dbce_annotate::{
 };
 use dbce_dom::{Document, SanitizeConfig, TemplateTokens};
 use dbce_http::HttpLimits;
-use dbce_minhash::{MinHasher, MinhashConfig};
+use dbce_minhash::{MinHasher, MinhashConfig, jaccard_of_values};
 use dbce_pipeline::html::captured_html;
 use dbce_warc::{Entry, ReaderConfig, WarcReader};
 
@@ -79,7 +79,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             page: j,
             url: UrlKey::of(&pages[j].url),
             captured: pages[j].captured.0,
-            similarity: similarity(&signatures[i], &signatures[j]),
+            similarity: jaccard_of_values(&signatures[i], &signatures[j]),
         };
         let list: Vec<_> = (0..pages.len())
             .filter(|&j| j != i && pages[j].site == page.site)
@@ -124,9 +124,4 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     }
     Ok(())
-}
-
-fn similarity(a: &[u32], b: &[u32]) -> f64 {
-    let equal = a.iter().zip(b).filter(|(x, y)| x == y).count();
-    equal as f64 / a.len().max(1) as f64
 }

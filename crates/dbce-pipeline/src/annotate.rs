@@ -4,11 +4,12 @@
 //! A partition holds whole sites (`bands::site_partition`), so the task sees every LSH bucket
 //! of its pages. Per page: the candidates are the other pages of its buckets (at most
 //! [`AnnotateConfig::max_candidates`](crate::AnnotateConfig) per bucket) and every other
-//! capture of its URL key; [`select_cross`] picks `up`, `down`, `prev` and `next`. Pages are
-//! read back from the archive twice: a first pass hashes every page's words (all a cross member
-//! contributes), a second annotates each page with its members' words and renders its text. A
-//! page is annotated exactly once, so the merge stage has nothing to reconcile unless a page
-//! reaches it twice (see `finish`).
+//! capture of its URL key; [`select_cross`] picks `up`, `down`, `prev` and `next`. A cross
+//! member contributes the words stage `read` saved for it; each page is read back from the
+//! archive once, annotated with its members' words, and its text rendered. A page is annotated
+//! exactly once; a record seen twice (the same record in two input files, so the same page id)
+//! keeps its first copy by file and offset and the others are counted as `duplicate-record`,
+//! so the merge stage has nothing to reconcile.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +18,7 @@ use dbce_annotate::{
     PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs, select_cross,
 };
 use dbce_dom::Document;
+use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -139,7 +141,12 @@ pub fn run_annotate(
             pages.push(page?);
         }
     }
-    pages.sort_by_key(|p| p.page);
+    let mut report = StageReport::new(STAGE, partition);
+    // By id (`position` finds pages by binary search), one copy of each.
+    pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
+    let before = pages.len();
+    pages.dedup_by_key(|p| p.page);
+    (pages.len()..before).for_each(|_| report.skip("duplicate-record"));
     let bucket_path = work.path(group::STAGE, format!("buckets/{partition:05}.bin"));
     let buckets =
         ArtifactReader::<LshBucket>::open(&bucket_path, BUCKETS)?.collect::<Result<Vec<_>, _>>()?;
@@ -150,7 +157,6 @@ pub fn run_annotate(
     let words = page_words(work, partition, read.shards, &pages)?;
     let crosses = plan_crosses(&pages, &buckets, config.annotate.max_candidates as usize);
     let fetcher = PageFetcher::new(read.inputs, config);
-    let mut report = StageReport::new(STAGE, partition);
     let path = work.path(STAGE, format!("pages/{partition:05}.bin"));
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
     // Sites one at a time: only one site's words are held at once.
@@ -186,19 +192,22 @@ fn page_words(
     shards: u32,
     pages: &[PageRef],
 ) -> Result<Vec<Option<Vec<WordId>>>, StageError> {
-    let index: BTreeMap<PageId, usize> =
-        pages.iter().enumerate().map(|(i, p)| (p.page, i)).collect();
     let mut words = vec![None; pages.len()];
     for rank in 0..shards {
         let path = work.path(read::STAGE, read::words_path(partition, rank));
         for entry in ArtifactReader::<read::PageWords>::open(&path, read::WORDS)? {
             let entry = entry?;
-            if let Some(&i) = index.get(&entry.page) {
+            if let Some(i) = position(pages, entry.page) {
                 words[i] = Some(entry.words.into_iter().map(WordId).collect());
             }
         }
     }
     Ok(words)
+}
+
+/// Where page `id` is in `pages` (sorted by id).
+fn position(pages: &[PageRef], id: PageId) -> Option<usize> {
+    pages.binary_search_by_key(&id, |p| p.page).ok()
 }
 
 /// The index ranges of `pages` (sorted by id) grouped by site, sites in name order.
@@ -223,14 +232,12 @@ fn plan_crosses(
     buckets: &[LshBucket],
     max_candidates: usize,
 ) -> Vec<Option<PlannedCross>> {
-    let index: BTreeMap<PageId, usize> =
-        pages.iter().enumerate().map(|(i, p)| (p.page, i)).collect();
     let mut candidates: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pages.len()];
     for bucket in buckets {
         let members: Vec<usize> = bucket
             .pages
             .iter()
-            .filter_map(|id| index.get(id).copied())
+            .filter_map(|&id| position(pages, id))
             .collect();
         let n = members.len();
         if n <= max_candidates + 1 {
@@ -265,7 +272,7 @@ fn plan_crosses(
                 page: j,
                 url: urls[j].clone(),
                 captured: pages[j].captured.0,
-                similarity: similarity(&pages[i].signature, &pages[j].signature),
+                similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
             };
             let list: Vec<CrossCandidate<usize>> =
                 candidates[i].iter().map(|&j| candidate(j)).collect();
@@ -274,15 +281,6 @@ fn plan_crosses(
             Some(PlannedCross { cross, similarity })
         })
         .collect()
-}
-
-/// The estimated Jaccard similarity of two MinHash signatures: the share of equal values.
-fn similarity(a: &[u32], b: &[u32]) -> f64 {
-    if a.is_empty() || a.len() != b.len() {
-        return 0.0;
-    }
-    let equal = a.iter().zip(b).filter(|(x, y)| x == y).count();
-    equal as f64 / a.len() as f64
 }
 
 /// The work on one site's pages.
@@ -300,8 +298,7 @@ struct SiteStep<'a> {
 /// A page after the diff and the patterns, before the learned step.
 struct Draft {
     index: usize,
-    method: Method,
-    cross_bits: Bits,
+    /// The page's cross; `None` for a page classified alone.
     cross: Option<CrossMembers>,
     runs: Vec<LabelledRun>,
     layout: RunLayout,
@@ -309,6 +306,23 @@ struct Draft {
     /// Rows for the trained model, when the method or training needs them.
     model_rows: Option<Vec<f32>>,
     title: String,
+}
+
+impl Draft {
+    fn method(&self) -> Method {
+        if self.cross.is_some() {
+            Method::Cross
+        } else {
+            Method::Single
+        }
+    }
+
+    /// Which members the page's cross has (`cur` alone without one).
+    fn cross_bits(&self) -> Bits {
+        self.cross
+            .as_ref()
+            .map_or(Bits::of(&[CrossRole::Cur]), |c| c.bits)
+    }
 }
 
 impl SiteStep<'_> {
@@ -361,7 +375,7 @@ impl SiteStep<'_> {
         let mut learners: Vec<PageRuns<'_>> = drafts
             .iter_mut()
             .filter_map(|d| d.as_mut().ok())
-            .filter(|d| d.method == Method::Cross)
+            .filter(|d| d.method() == Method::Cross)
             .filter_map(|d| {
                 Some(PageRuns {
                     runs: &mut d.runs,
@@ -401,8 +415,6 @@ impl SiteStep<'_> {
             let runs = single_page_runs(&doc, &tokens);
             return Ok(Draft {
                 index,
-                method: Method::Single,
-                cross_bits: Bits::of(&[CrossRole::Cur]),
                 cross: None,
                 layout: RunLayout::of(&doc, &runs),
                 runs,
@@ -456,8 +468,6 @@ impl SiteStep<'_> {
         });
         Ok(Draft {
             index,
-            method: Method::Cross,
-            cross_bits: cross.bits(),
             cross: Some(members),
             layout: RunLayout::of(&doc, &runs),
             runs,
@@ -477,7 +487,7 @@ impl SiteStep<'_> {
                 &doc,
                 &html,
                 &page.url,
-                draft.cross_bits,
+                draft.cross_bits(),
                 &draft.runs,
             ))
         } else {
@@ -489,13 +499,14 @@ impl SiteStep<'_> {
             texts: draft.layout.pieces().map(str::to_owned).collect(),
             rows: draft.model_rows.clone().unwrap_or_default(),
         });
+        let method = draft.method();
         Ok(AnnotatedPage {
             page,
             title: draft.title,
             text: draft
                 .layout
                 .text(|i| runs[i].class == PatternClass::Content),
-            method: draft.method,
+            method,
             cross: draft.cross,
             runs: runs.iter().map(run_label).collect(),
             annotated_html: annotated,
@@ -535,13 +546,6 @@ fn restrict(cross: Cross<usize>, keep: impl Fn(usize) -> bool) -> Option<Cross<u
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn similarity_is_the_share_of_equal_values() {
-        assert_eq!(similarity(&[1, 2, 3, 4], &[1, 2, 0, 0]), 0.5);
-        assert_eq!(similarity(&[], &[]), 0.0);
-        assert_eq!(similarity(&[1], &[1, 2]), 0.0);
-    }
 
     #[test]
     fn restrict_promotes_down_when_up_is_missing() {

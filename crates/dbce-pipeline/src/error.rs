@@ -50,6 +50,9 @@ pub enum StageError {
     /// A MinHash computation was given inconsistent settings.
     #[error("MinHash: {0}")]
     Minhash(#[from] dbce_minhash::Error),
+    /// The full-text index could not be built.
+    #[error(transparent)]
+    Index(#[from] dbce_index::IndexError),
     /// The run model cannot be used.
     #[error("run model {path}: {reason}")]
     Model {

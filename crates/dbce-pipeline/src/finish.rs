@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
 use crate::artifact::ArtifactReader;
 use crate::shard::{PartitionStart, start_partition};
-use crate::work::{WorkDir, temporary_path};
+use crate::work::{WorkDir, write_atomically};
 use crate::{Config, StageError, StageReport, group, read};
 
 /// The stage's name and directory.
@@ -94,12 +94,8 @@ impl TextRecord {
             .iter()
             .flat_map(|c| &c.members)
             .map(|(role, id, similarity)| {
-                let role = serde_json::to_value(role)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default();
                 (
-                    role,
+                    role.name().to_owned(),
                     CrossMember {
                         id: id.clone(),
                         similarity: *similarity,
@@ -151,12 +147,7 @@ pub fn run_finish(
         PartitionStart::Run(manifest) => manifest,
     };
     let mut report = StageReport::new(STAGE, partition);
-    let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
-    let mut pages: Vec<AnnotatedPage> = Vec::new();
-    for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
-        pages.push(page?);
-    }
-    let pages = reconcile(pages, &mut report);
+    let pages = annotated_pages(work, partition)?;
     let files: Vec<String> = annotated
         .inputs
         .iter()
@@ -197,7 +188,7 @@ pub fn run_finish(
                 .join("html")
                 .join(&part)
                 .join(format!("{}.html", page.page.page));
-            write_file(&path, html.as_bytes())?;
+            write_atomically(&path, html.as_bytes())?;
         }
         report.emit();
     }
@@ -209,9 +200,9 @@ pub fn run_finish(
         path: out.join("warc"),
         source,
     })?;
-    write_file(&out.join("text").join(format!("{part}.jsonl.gz")), &text)?;
-    write_file(&out.join("warc").join(&warc_name), &warc)?;
-    write_file(
+    write_atomically(&out.join("text").join(format!("{part}.jsonl.gz")), &text)?;
+    write_atomically(&out.join("warc").join(&warc_name), &warc)?;
+    write_atomically(
         &out.join("warc").join(format!("{part}.cdxj")),
         cdxj.as_bytes(),
     )?;
@@ -219,17 +210,14 @@ pub fn run_finish(
     Ok(report)
 }
 
-/// One annotation per page: a page id seen more than once (the same record in two input
-/// files) keeps its copy from the first file and offset; the others are counted as
-/// `duplicate-record`. Pages come out by page id.
-fn reconcile(mut pages: Vec<AnnotatedPage>, report: &mut StageReport) -> Vec<AnnotatedPage> {
-    pages.sort_by_key(|p| (p.page.page, p.page.source.file, p.page.source.offset));
-    let before = pages.len();
-    pages.dedup_by_key(|p| p.page.page);
-    for _ in pages.len()..before {
-        report.skip("duplicate-record");
-    }
-    pages
+/// The annotated pages of `partition`, by page id. `annotate` wrote each page once (duplicates
+/// of a record were counted there), so there is nothing to reconcile.
+fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
+    let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
+    let mut pages =
+        ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?.collect::<Result<Vec<_>, _>>()?;
+    pages.sort_by_key(|p| p.page.page);
+    Ok(pages)
 }
 
 /// The `conversion` record of a page's text. Its id is derived from the source record's, so
@@ -276,20 +264,6 @@ fn cdxj_line(record: &TextRecord, locator: dbce_warc::RecordLocator, filename: &
     line.to_string()
 }
 
-/// Writes `bytes` to `path` atomically (temporary file, then rename), creating its folder.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), StageError> {
-    let output = |source| StageError::Output {
-        path: path.to_owned(),
-        source,
-    };
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(output)?;
-    }
-    let temporary = temporary_path(path);
-    std::fs::write(&temporary, bytes).map_err(output)?;
-    std::fs::rename(&temporary, path).map_err(output)
-}
-
 /// Counts of one stage in `report.json`: records in, out, and skipped by reason.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StageCounts {
@@ -320,13 +294,7 @@ fn index_documents(
     partition: u32,
     files: &[String],
 ) -> Result<Vec<dbce_index::IndexedPage>, StageError> {
-    let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
-    let mut report = StageReport::new(STAGE, partition);
-    let mut pages = Vec::new();
-    for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
-        pages.push(page?);
-    }
-    Ok(reconcile(pages, &mut report)
+    Ok(annotated_pages(work, partition)?
         .into_iter()
         .map(|page| dbce_index::IndexedPage {
             id: page.page.record_id,
@@ -373,7 +341,7 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
     if !merged.is_empty() {
         merged.push('\n');
     }
-    write_file(&out.join("warc").join("index.cdxj"), merged.as_bytes())?;
+    write_atomically(&out.join("warc").join("index.cdxj"), merged.as_bytes())?;
 
     // Partitions are read one at a time while the index is built, so memory holds one
     // partition's pages, not the run's.
@@ -396,10 +364,7 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
     if let Some(error) = failure {
         return Err(error);
     }
-    let summary = summary.map_err(|e| StageError::Output {
-        path: index_dir.clone(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
+    let summary = summary?;
     let mut stages = BTreeMap::new();
     for (order, stage) in [read::STAGE, group::STAGE, annotate::STAGE, STAGE]
         .into_iter()
@@ -426,7 +391,7 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
         indexed: summary.documents,
     };
     let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
-    write_file(&out.join("report.json"), &json)?;
+    write_atomically(&out.join("report.json"), &json)?;
     // The step's own done marker, written last: engines check it before they call the run done.
     let mut done = StageReport::new(INDEX_STAGE, 0);
     (0..report.indexed).for_each(|_| done.emit());

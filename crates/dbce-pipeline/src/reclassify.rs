@@ -47,12 +47,7 @@ pub(crate) fn reclassify(
                 };
                 for (i, run) in page.runs.iter_mut().enumerate() {
                     let content = model.predict(&rows[i * MODEL_WIDTH..(i + 1) * MODEL_WIDTH]);
-                    run.class = if content {
-                        PatternClass::Content
-                    } else {
-                        PatternClass::Boilerplate
-                    };
-                    run.decision = Decision::Forest;
+                    decide(run, content, Decision::Forest);
                 }
             }
         }
@@ -129,11 +124,16 @@ fn apply(
             ),
             None => (page.features.single[i], Decision::SinglePage),
         };
-        run.class = if content {
-            PatternClass::Content
-        } else {
-            PatternClass::Boilerplate
-        };
-        run.decision = decision;
+        decide(run, content, decision);
     }
+}
+
+/// Sets a run's class from a classifier's verdict.
+fn decide(run: &mut LabelledRun, content: bool, decision: Decision) {
+    run.class = if content {
+        PatternClass::Content
+    } else {
+        PatternClass::Boilerplate
+    };
+    run.decision = decision;
 }

@@ -10,7 +10,7 @@ use dbce_pipeline::{WorkDir, run_local};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::ConfigArgs;
-use super::stage::expand_inputs;
+use super::stage::{expand_inputs, skipped_list};
 
 /// The archive `dbce run` reads when given none.
 const SAMPLE: &str = concat!(
@@ -95,20 +95,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     for (stage, counts) in &report.stages {
-        let skipped: Vec<String> = counts
-            .skipped
-            .iter()
-            .map(|(reason, n)| format!("{reason} {n}"))
-            .collect();
         eprintln!(
             "  {stage:<11} {:>9} in {:>9} out   skipped: {}",
             counts.input,
             counts.output,
-            if skipped.is_empty() {
-                "none".to_owned()
-            } else {
-                skipped.join(", ")
-            }
+            skipped_list(&counts.skipped)
         );
     }
     let out = args.out.display();

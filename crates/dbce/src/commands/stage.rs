@@ -175,24 +175,27 @@ fn each_partition(
         .collect()
 }
 
-pub(crate) fn summary(report: &StageReport) -> String {
-    let skipped: Vec<String> = report
-        .skipped
-        .iter()
-        .map(|(reason, n)| format!("{reason} {n}"))
-        .collect();
+fn summary(report: &StageReport) -> String {
     format!(
         "dbce: {} shard {}: {} in, {} out, skipped: {}",
         report.stage,
         report.shard,
         report.input,
         report.emitted,
-        if skipped.is_empty() {
-            "none".to_owned()
-        } else {
-            skipped.join(", ")
-        }
+        skipped_list(&report.skipped)
     )
+}
+
+/// Skip counts as `reason n, reason n`, or `none`.
+pub(crate) fn skipped_list(skipped: &std::collections::BTreeMap<String, u64>) -> String {
+    if skipped.is_empty() {
+        return "none".to_owned();
+    }
+    let items: Vec<String> = skipped
+        .iter()
+        .map(|(reason, n)| format!("{reason} {n}"))
+        .collect();
+    items.join(", ")
 }
 
 /// Files as given, and the archives inside given folders (by name: `.warc`, `.arc`, optionally

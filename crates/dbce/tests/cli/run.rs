@@ -139,14 +139,14 @@ fn pages_of_arc_and_whole_file_gzip_archives_are_read_back() {
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     // Nine HTML pages, among them two ARC records and one in a file gzipped as one stream;
-    // all are read back by `annotate`, and three copies of one capture share a record id.
-    assert_eq!(report["stages"]["3-annotate"]["input"], 9);
-    assert_eq!(report["stages"]["3-annotate"]["output"], 9);
+    // three copies of one capture share a record id, so seven are annotated, every one of them
+    // read back from its archive (no other skip).
+    let annotate = &report["stages"]["3-annotate"];
+    assert_eq!(annotate["input"], 9);
+    assert_eq!(annotate["output"], 7);
+    assert_eq!(annotate["skipped"]["duplicate-record"], 2);
+    assert_eq!(annotate["skipped"].as_object().unwrap().len(), 1);
     assert_eq!(report["stages"]["4-finish"]["output"], 7);
-    assert_eq!(
-        report["stages"]["4-finish"]["skipped"]["duplicate-record"],
-        2
-    );
 }
 
 #[test]
