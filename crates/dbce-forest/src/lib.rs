@@ -1,4 +1,5 @@
-//! A small deterministic random forest for classifying text runs.
+//! Small deterministic classifiers for text runs: a random forest, and the k nearest
+//! neighbours of the DBCE thesis's test cases T003–T005.
 //!
 //! The principal types are:
 //! - [`ForestParams`], the training settings (trees, depth, leaf size, features per split,
@@ -6,6 +7,8 @@
 //! - [`RandomForest`], a trained binary classifier: [`RandomForest::fit`] on a row-major
 //!   `f32` matrix and `bool` labels, then [`RandomForest::predict_proba`] and
 //!   [`RandomForest::predict`] per row; it serialises with serde;
+//! - [`NearestNeighbours`], k nearest neighbours by Euclidean distance, and
+//!   [`remove_conflicting`], the thesis's rule that drops vectors seen with both labels;
 //! - [`ForestError`], why training refused its input.
 //!
 //! Each tree is a CART tree grown on a bootstrap sample with Gini impurity and a random subset
@@ -40,7 +43,10 @@
 #![deny(missing_docs)]
 
 mod bins;
+mod knn;
 mod tree;
+
+pub use knn::{NearestNeighbours, remove_conflicting};
 
 use serde::{Deserialize, Serialize};
 
@@ -146,26 +152,7 @@ impl RandomForest {
         labels: &[bool],
         params: &ForestParams,
     ) -> Result<Self, ForestError> {
-        let rows = labels.len();
-        if rows == 0 || n_features == 0 {
-            return Err(ForestError::Empty);
-        }
-        if rows.checked_mul(n_features) != Some(features.len()) {
-            return Err(ForestError::ShapeMismatch {
-                values: features.len(),
-                rows,
-                n_features,
-            });
-        }
-        if u32::try_from(rows).is_err() || n_features > usize::from(u16::MAX) {
-            return Err(ForestError::TooLarge { rows, n_features });
-        }
-        if let Some(i) = features.iter().position(|v| !v.is_finite()) {
-            return Err(ForestError::NonFinite {
-                row: i / n_features,
-                col: i % n_features,
-            });
-        }
+        let rows = check_matrix(features, n_features, labels)?;
         if params.trees == 0 {
             return Err(ForestError::InvalidParams("trees must be at least 1"));
         }
@@ -334,6 +321,36 @@ impl RandomForest {
     pub fn n_nodes(&self) -> usize {
         self.trees.iter().map(|t| t.nodes.len()).sum()
     }
+}
+
+/// Checks that `features` holds `labels.len()` finite rows of `n_features` values, as many as
+/// the models can index; returns the number of rows.
+fn check_matrix(
+    features: &[f32],
+    n_features: usize,
+    labels: &[bool],
+) -> Result<usize, ForestError> {
+    let rows = labels.len();
+    if rows == 0 || n_features == 0 {
+        return Err(ForestError::Empty);
+    }
+    if rows.checked_mul(n_features) != Some(features.len()) {
+        return Err(ForestError::ShapeMismatch {
+            values: features.len(),
+            rows,
+            n_features,
+        });
+    }
+    if u32::try_from(rows).is_err() || n_features > usize::from(u16::MAX) {
+        return Err(ForestError::TooLarge { rows, n_features });
+    }
+    if let Some(i) = features.iter().position(|v| !v.is_finite()) {
+        return Err(ForestError::NonFinite {
+            row: i / n_features,
+            col: i % n_features,
+        });
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]
