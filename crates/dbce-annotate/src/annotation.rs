@@ -87,8 +87,8 @@ pub enum Decision {
     Pattern,
     /// `invalid` under the tables, made boilerplate by test case T002.
     InvalidAsBoilerplate,
-    /// By a learned classifier over the run's features.
-    Forest,
+    /// By a learned classifier over the run's features (nearest neighbours or a forest).
+    Learned,
     /// By a single-page classifier (the page had no cross, or its partners were poor).
     SinglePage,
 }

@@ -231,7 +231,7 @@ pub fn decision_name(decision: Decision) -> &'static str {
     match decision {
         Decision::Pattern => "pattern",
         Decision::InvalidAsBoilerplate => "t002",
-        Decision::Forest => "forest",
+        Decision::Learned => "learned",
         Decision::SinglePage => "single-page",
     }
 }

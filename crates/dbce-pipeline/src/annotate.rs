@@ -346,7 +346,7 @@ impl SiteStep<'_> {
             .filter_map(|&j| Some((j, self.words[j].as_deref()?)))
             .collect();
         // Pass 2: each page against its members.
-        if !matches!(method, ClassifyMethod::T006 | ClassifyMethod::Joint) {
+        if !method.learns_per_site() {
             // Nothing is learned from the whole site: pages go out a chunk at a time, so
             // memory holds one chunk's results, not the site's.
             for chunk in site.chunks(CHUNK) {
@@ -448,9 +448,8 @@ impl SiteStep<'_> {
                 .collect(),
         };
         let wants_model = method == ClassifyMethod::Model || self.config.annotate.training;
-        let features = (wants_model
-            || matches!(method, ClassifyMethod::T006 | ClassifyMethod::Joint))
-        .then(|| RunFeatures::of(&doc, &runs));
+        let features = (wants_model || method.learns_per_site())
+            .then(|| RunFeatures::of(&doc, &runs, method.window_layers()));
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
             let similarity = |role| {
                 members

@@ -32,8 +32,15 @@ pub enum ClassifyMethod {
     T001,
     /// T002: the bit patterns, `invalid` runs are boilerplate.
     T002,
-    /// T006: the bit patterns, then a random forest trained per site on the runs they decided
-    /// classifies the `invalid` runs.
+    /// T003: the bit patterns, then k nearest neighbours (k = 5), trained per site on the runs
+    /// they decided, classify the `invalid` runs from each run's vector with its previous and
+    /// next run in its layer group.
+    T003,
+    /// T004: as T003, with the window widened to the parent's neighbourhood (2 layers).
+    T004,
+    /// T005: as T003, with a 3-layer window (parent's and grandparent's neighbourhoods).
+    T005,
+    /// T006: as T005 with a random forest instead of nearest neighbours (the thesis's best).
     T006,
     /// The bit patterns label the training runs; a random forest per site, trained on the other
     /// half of the site's pages, classifies every run, and may overturn the patterns.
@@ -49,9 +56,12 @@ pub enum ClassifyMethod {
 
 impl ClassifyMethod {
     /// Every method, for evaluation.
-    pub const ALL: [ClassifyMethod; 6] = [
+    pub const ALL: [ClassifyMethod; 9] = [
         Self::T001,
         Self::T002,
+        Self::T003,
+        Self::T004,
+        Self::T005,
         Self::T006,
         Self::Joint,
         Self::Single,
@@ -63,11 +73,30 @@ impl ClassifyMethod {
         match self {
             Self::T001 => "t001",
             Self::T002 => "t002",
+            Self::T003 => "t003",
+            Self::T004 => "t004",
+            Self::T005 => "t005",
             Self::T006 => "t006",
             Self::Joint => "joint",
             Self::Single => "single",
             Self::Model => "model",
         }
+    }
+
+    /// Layers of the neighbourhood window the method's classifier reads (thesis §4.2), 0 for
+    /// methods that read none.
+    pub(crate) fn window_layers(self) -> usize {
+        match self {
+            Self::T003 => 1,
+            Self::T004 => 2,
+            Self::T005 | Self::T006 => 3,
+            Self::T001 | Self::T002 | Self::Joint | Self::Single | Self::Model => 0,
+        }
+    }
+
+    /// Whether the method learns from a whole site's pages before it classifies any.
+    pub(crate) fn learns_per_site(self) -> bool {
+        self.window_layers() > 0 || self == Self::Joint
     }
 }
 
@@ -75,7 +104,7 @@ impl ClassifyMethod {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AnnotateConfig {
-    /// How runs are classified: `t001`, `t002`, `t006`, `joint`, `single` or `model`. By
+    /// How runs are classified: `t001` to `t006`, `joint`, `single` or `model`. By
     /// default, `model` (the built-in run model, `docs/RESULTS.md`).
     pub method: ClassifyMethod,
     /// Seed of the random forests.

@@ -10,6 +10,8 @@ use dbce_classify::{
 };
 use dbce_dom::{Document, NodeId};
 
+use crate::windows::window_rows;
+
 /// Values per run: the run with its neighbours, its block with its neighbours, and the extras
 /// of [`RunFeatures::extras`].
 pub(crate) const WIDTH: usize = 2 * FEATURE_NAMES.len() + EXTRAS;
@@ -22,13 +24,19 @@ pub(crate) struct RunFeatures {
     pub(crate) rows: Vec<f32>,
     /// Whether the single-page classifier keeps each run's block.
     pub(crate) single: Vec<bool>,
+    /// The runs' neighbourhood windows ([`window_rows`]), when asked for: `runs.len()` rows
+    /// of [`RunFeatures::window_width`] values.
+    pub(crate) windows: Vec<f32>,
+    /// Values per window row; 0 when none were asked for.
+    pub(crate) window_width: usize,
 }
 
 impl RunFeatures {
     /// Features of `runs` (a page's, in document order). The extras are the single-page
     /// verdict of the run's block, the run's relative position in the page, whether it lies in
-    /// a link, and the share of the page's words in runs the patterns call content.
-    pub(crate) fn of(doc: &Document, runs: &[LabelledRun]) -> Self {
+    /// a link, and the share of the page's words in runs the patterns call content. With
+    /// `layers` > 0, also the runs' neighbourhood windows over that many layers.
+    pub(crate) fn of(doc: &Document, runs: &[LabelledRun], layers: usize) -> Self {
         let blocks = text_blocks(doc);
         let keep = SinglePageMethod::default().classify(&blocks);
         let block_of: BTreeMap<NodeId, usize> = blocks
@@ -67,7 +75,12 @@ impl RunFeatures {
                 content_share,
             ]);
         }
-        Self { rows, single }
+        Self {
+            rows,
+            single,
+            windows: window_rows(doc, runs, layers),
+            window_width: layers * FEATURE_NAMES.len(),
+        }
     }
 }
 
@@ -111,7 +124,7 @@ pub(crate) fn model_row(
 
 /// A run as a text unit: its parent element's name, class, depth and heading flag, its words
 /// (all linked if it lies in an `<a>`), and whether it lies in a link.
-fn run_unit(doc: &Document, run: &LabelledRun) -> (UnitFeatures, bool) {
+pub(crate) fn run_unit(doc: &Document, run: &LabelledRun) -> (UnitFeatures, bool) {
     let node = doc.get(run.run.node);
     let parent = node.and_then(|n| n.parent());
     let mut linked = false;

@@ -36,6 +36,7 @@ mod report;
 mod shard;
 mod single;
 pub mod skips;
+mod windows;
 pub mod work;
 
 pub use bands::BucketKey;

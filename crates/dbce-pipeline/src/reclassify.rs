@@ -1,9 +1,9 @@
 //! The learned step after the bit patterns (thesis §2.4, test cases T003–T006, and the joint
-//! variant): a random forest over the runs' shallow features, trained per site on the runs the
-//! patterns decided.
+//! variant): nearest neighbours or a random forest over the runs' shallow features, trained per
+//! site on the runs the patterns decided; or the model trained offline on ground truth.
 
 use dbce_annotate::{Decision, LabelledRun, PatternClass};
-use dbce_forest::{ForestParams, RandomForest};
+use dbce_forest::{ForestParams, NearestNeighbours, RandomForest, remove_conflicting};
 
 use crate::config::ClassifyMethod;
 use crate::features::{MODEL_WIDTH, RunFeatures, WIDTH};
@@ -23,8 +23,11 @@ pub(crate) struct PageRuns<'a> {
 
 /// Reclassifies the runs of one site's cross pages as `method` says.
 ///
-/// - [`ClassifyMethod::T006`]: a forest trained on every decided run of the site classifies
-///   the `invalid` runs (the thesis's best variant).
+/// - [`ClassifyMethod::T003`] to [`ClassifyMethod::T005`]: k nearest neighbours over the
+///   runs' 1-, 2- or 3-layer windows, trained on every decided run of the site (conflicting
+///   vectors removed), classify the `invalid` runs;
+/// - [`ClassifyMethod::T006`]: the same with a random forest over the 3-layer windows (the
+///   thesis's best variant).
 /// - [`ClassifyMethod::Joint`]: the site's pages are split in two halves by position; a forest
 ///   trained on one half's decided runs classifies every run of the other half, so it can
 ///   overturn a pattern's verdict where the shallow features of the whole site disagree.
@@ -47,14 +50,30 @@ pub(crate) fn reclassify(
                 };
                 for (i, run) in page.runs.iter_mut().enumerate() {
                     let content = model.predict(&rows[i * MODEL_WIDTH..(i + 1) * MODEL_WIDTH]);
-                    decide(run, content, Decision::Forest);
+                    decide(run, content, Decision::Learned);
                 }
             }
         }
-        ClassifyMethod::T006 => {
-            let forest = train(pages.iter(), seed);
+        ClassifyMethod::T003
+        | ClassifyMethod::T004
+        | ClassifyMethod::T005
+        | ClassifyMethod::T006 => {
+            let classifier = Window::train(pages, method, seed);
             for page in pages.iter_mut() {
-                apply(page, forest.as_ref(), |r| r.class == PatternClass::Invalid);
+                let width = page.features.window_width;
+                for (i, run) in page.runs.iter_mut().enumerate() {
+                    if run.class != PatternClass::Invalid {
+                        continue;
+                    }
+                    let (content, decision) = match &classifier {
+                        Some(classifier) => (
+                            classifier.predict(&page.features.windows[i * width..(i + 1) * width]),
+                            Decision::Learned,
+                        ),
+                        None => (page.features.single[i], Decision::SinglePage),
+                    };
+                    decide(run, content, decision);
+                }
             }
         }
         ClassifyMethod::Joint => {
@@ -79,6 +98,65 @@ pub(crate) fn reclassify(
     }
 }
 
+/// The classifier of T003–T006 over the runs' windows.
+enum Window {
+    Neighbours(NearestNeighbours),
+    Forest(RandomForest),
+}
+
+impl Window {
+    /// Trained on the pattern-decided runs of `pages` with conflicting vectors removed; `None`
+    /// if too few are left or only one class.
+    fn train(pages: &[PageRuns<'_>], method: ClassifyMethod, seed: u64) -> Option<Self> {
+        let width = pages.first()?.features.window_width;
+        let mut rows: Vec<f32> = Vec::new();
+        let mut labels: Vec<bool> = Vec::new();
+        for page in pages {
+            for (i, run) in page.runs.iter().enumerate() {
+                if is_decided(run) {
+                    rows.extend_from_slice(&page.features.windows[i * width..(i + 1) * width]);
+                    labels.push(run.class == PatternClass::Content);
+                }
+            }
+        }
+        let (rows, labels) = remove_conflicting(&rows, width, &labels);
+        if !trainable(&labels) {
+            return None;
+        }
+        if method == ClassifyMethod::T006 {
+            let params = ForestParams {
+                seed,
+                ..ForestParams::default()
+            };
+            return RandomForest::fit(&rows, width, &labels, &params)
+                .ok()
+                .map(Self::Forest);
+        }
+        let k = NearestNeighbours::DEFAULT_K;
+        NearestNeighbours::fit(&rows, width, &labels, k)
+            .ok()
+            .map(Self::Neighbours)
+    }
+
+    fn predict(&self, row: &[f32]) -> bool {
+        match self {
+            Self::Neighbours(knn) => knn.predict(row),
+            Self::Forest(forest) => forest.predict(row),
+        }
+    }
+}
+
+/// Whether the patterns decided a run (content or boilerplate).
+fn is_decided(run: &LabelledRun) -> bool {
+    run.decision == Decision::Pattern && run.class != PatternClass::Invalid
+}
+
+/// Whether a learning set is large enough and has both classes.
+fn trainable(labels: &[bool]) -> bool {
+    let positives = labels.iter().filter(|&&l| l).count();
+    labels.len() >= MIN_TRAINING_RUNS && positives > 0 && positives < labels.len()
+}
+
 /// A forest over the decided runs of `pages`, or `None` if there are too few or one class.
 fn train<'p, 'a: 'p>(
     pages: impl Iterator<Item = &'p PageRuns<'a>>,
@@ -88,15 +166,14 @@ fn train<'p, 'a: 'p>(
     let mut labels: Vec<bool> = Vec::new();
     for page in pages {
         for (i, run) in page.runs.iter().enumerate() {
-            if run.decision != Decision::Pattern || run.class == PatternClass::Invalid {
+            if !is_decided(run) {
                 continue;
             }
             rows.extend_from_slice(&page.features.rows[i * WIDTH..(i + 1) * WIDTH]);
             labels.push(run.class == PatternClass::Content);
         }
     }
-    let positives = labels.iter().filter(|&&l| l).count();
-    if labels.len() < MIN_TRAINING_RUNS || positives == 0 || positives == labels.len() {
+    if !trainable(&labels) {
         return None;
     }
     let params = ForestParams {
@@ -120,7 +197,7 @@ fn apply(
         let (content, decision) = match forest {
             Some(forest) => (
                 forest.predict(&page.features.rows[i * WIDTH..(i + 1) * WIDTH]),
-                Decision::Forest,
+                Decision::Learned,
             ),
             None => (page.features.single[i], Decision::SinglePage),
         };

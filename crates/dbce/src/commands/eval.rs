@@ -168,7 +168,8 @@ fn methods(names: &[String]) -> anyhow::Result<Vec<ClassifyMethod>> {
                 .into_iter()
                 .find(|m| m.name() == name)
                 .with_context(|| {
-                    format!("unknown method {name:?} (t001, t002, t006, joint, single, model)")
+                    let known: Vec<&str> = ClassifyMethod::ALL.iter().map(|m| m.name()).collect();
+                    format!("unknown method {name:?} ({})", known.join(", "))
                 })
         })
         .collect()
