@@ -155,7 +155,12 @@ pub fn run_annotate(
         .then(|| crate::model::load(config.annotate.model.as_deref()))
         .transpose()?;
     let words = page_words(work, partition, read.shards, &pages)?;
-    let crosses = plan_crosses(&pages, &buckets, config.annotate.max_candidates as usize);
+    let crosses = plan_crosses(
+        &pages,
+        &buckets,
+        config.annotate.max_candidates as usize,
+        config.annotate.min_partner_similarity,
+    );
     let fetcher = PageFetcher::new(read.inputs, config);
     let path = work.path(STAGE, format!("pages/{partition:05}.bin"));
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
@@ -231,6 +236,7 @@ fn plan_crosses(
     pages: &[PageRef],
     buckets: &[LshBucket],
     max_candidates: usize,
+    min_similarity: f64,
 ) -> Vec<Option<PlannedCross>> {
     let mut candidates: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pages.len()];
     for bucket in buckets {
@@ -274,8 +280,11 @@ fn plan_crosses(
                 captured: pages[j].captured.0,
                 similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
             };
-            let list: Vec<CrossCandidate<usize>> =
-                candidates[i].iter().map(|&j| candidate(j)).collect();
+            let list: Vec<CrossCandidate<usize>> = candidates[i]
+                .iter()
+                .map(|&j| candidate(j))
+                .filter(|c| c.similarity >= min_similarity || c.url == urls[i])
+                .collect();
             let cross = select_cross(&candidate(i), &list)?;
             let similarity = list.iter().map(|c| (c.page, c.similarity as f32)).collect();
             Some(PlannedCross { cross, similarity })

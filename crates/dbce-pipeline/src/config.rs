@@ -101,7 +101,7 @@ impl ClassifyMethod {
 }
 
 /// How pages are annotated and classified.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AnnotateConfig {
     /// How runs are classified: `t001` to `t006`, `joint`, `single` or `model`. By
@@ -113,6 +113,11 @@ pub struct AnnotateConfig {
     /// pages as candidates (its neighbours in page-id order), so huge templates cost linear
     /// time. By default, 64.
     pub max_candidates: u32,
+    /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not
+    /// taken into a cross; a page left without one is classified alone, by the single-page
+    /// classifier. Other captures of the page's URL are taken whatever their similarity. By
+    /// default, 0 (every LSH candidate may be a partner).
+    pub min_partner_similarity: f64,
     /// Write the annotated HTML of every page. By default, off.
     pub annotated_html: bool,
     /// The run model of method `model` (a file written by `dbce train`); by default the model
@@ -129,6 +134,7 @@ impl Default for AnnotateConfig {
             method: ClassifyMethod::default(),
             seed: 0x00db_ce00,
             max_candidates: 64,
+            min_partner_similarity: 0.0,
             annotated_html: false,
             model: None,
             training: false,
