@@ -7,7 +7,7 @@
 //! Reads every `DIR/html/<id>.html` (the layout of the development sets), cuts it into text
 //! blocks and writes the blocks a method keeps as content, one per line, to `OUTDIR/<id>.txt`.
 //! With several methods (names as `SinglePageMethod::from_str` reads them, e.g. `num-words`,
-//! `bf-rule-based:0.6`), each writes to `OUTDIR/<method>/<id>.txt`. Without one, the default
+//! `bf-rule-based:0.6`, `readability`), each writes to `OUTDIR/<method>/<id>.txt`. Without one, the default
 //! method runs. `--phrasing-tags` keeps all phrasing elements inside blocks (`InlineTags::Phrasing`).
 //! Score the output with `crates/dbce-classify/scripts/score.py`.
 
@@ -73,7 +73,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         segment += t2 - t1;
         for (method, o) in methods.iter().zip(&outs) {
             let t = Instant::now();
-            let content = method.classify_page(&blocks, doc.title());
+            let content = method.classify_page(&doc, &blocks);
             classify += t.elapsed();
             let mut text = String::new();
             for (block, keep) in blocks.iter().zip(content) {

@@ -52,6 +52,7 @@ mod block;
 mod features;
 mod fusion;
 mod method;
+mod readability;
 mod rules;
 pub mod tags;
 mod wrap;
@@ -67,4 +68,5 @@ pub use method::{
     BF_RULE_BASED_THRESHOLD, BF_THRESHOLD, BlockFusion, ParseMethodError, SegmentRule,
     SinglePageMethod,
 };
+pub use readability::{Readability, ReadabilityBlock};
 pub use tags::Gap;

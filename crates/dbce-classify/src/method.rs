@@ -3,9 +3,12 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dbce_dom::Document;
+
 use crate::article::Article;
 use crate::block::TextBlock;
 use crate::fusion::{FusionVariant, Segment, atomic, fuse, fuse_equal};
+use crate::readability::Readability;
 use crate::rules::{Counts, Rule, apply, densitometric, num_words};
 
 /// Threshold ϑ_max of BF-PLAIN and BF-SMOOTHED where the dissertation found the best
@@ -79,8 +82,12 @@ pub enum SinglePageMethod {
     BlockFusion(BlockFusion),
     /// [`SinglePageMethod::NumWords`], then only the largest content region and the title
     /// are kept: a language-independent subset of Boilerpipe's `ArticleExtractor`. It uses the
-    /// page title when [`classify_page`](Self::classify_page) is given one.
+    /// page title when [`classify_page`](Self::classify_page) is given the document.
     Article(Article),
+    /// Readability's content scoring over the DOM ([`Readability`]): blocks in the extracted,
+    /// cleaned article are content. It needs the document, so only
+    /// [`classify_page`](Self::classify_page) runs it.
+    Readability(Readability),
 }
 
 impl SinglePageMethod {
@@ -107,21 +114,41 @@ impl SinglePageMethod {
         })
     }
 
-    /// One flag per block, in order: `true` for content.
+    /// One flag per block, in order: `true` for content, from the blocks alone.
+    ///
+    /// [`SinglePageMethod::Readability`] needs the DOM: here it gives
+    /// [`SinglePageMethod::NumWords`]'s verdicts ([`needs_document`](Self::needs_document)
+    /// tells); use [`classify_page`](Self::classify_page) to run it.
     pub fn classify(&self, blocks: &[TextBlock]) -> Vec<bool> {
-        self.classify_page(blocks, None)
+        self.classify_blocks(blocks, None)
     }
 
-    /// [`classify`](Self::classify) for a page whose `<title>` is known
-    /// ([`dbce_dom::Document::title`]); only [`SinglePageMethod::Article`] looks at it.
-    pub fn classify_page(&self, blocks: &[TextBlock], title: Option<&str>) -> Vec<bool> {
+    /// One flag per block of `doc`, in order: `true` for content. `blocks` are `doc`'s
+    /// ([`crate::text_blocks`]). [`SinglePageMethod::Article`] uses the page's `<title>`,
+    /// [`SinglePageMethod::Readability`] the tree; the others only the blocks.
+    pub fn classify_page(&self, doc: &Document, blocks: &[TextBlock]) -> Vec<bool> {
+        match self {
+            Self::Readability(readability) => readability.classify(doc, blocks),
+            _ => self.classify_blocks(blocks, doc.title()),
+        }
+    }
+
+    /// Whether the method looks at more than the blocks, so that only
+    /// [`classify_page`](Self::classify_page) runs it as described.
+    pub fn needs_document(&self) -> bool {
+        matches!(self, Self::Readability(_))
+    }
+
+    fn classify_blocks(&self, blocks: &[TextBlock], title: Option<&str>) -> Vec<bool> {
         match *self {
             Self::Article(article) => {
                 let content = by_segment(&atomic(blocks), blocks.len(), num_words);
                 article.refine(blocks, &content, title)
             }
+            Self::NumWords | Self::Readability(_) => {
+                by_segment(&atomic(blocks), blocks.len(), num_words)
+            }
             Self::KeepAll => vec![true; blocks.len()],
-            Self::NumWords => by_segment(&atomic(blocks), blocks.len(), num_words),
             Self::Densitometric => by_segment(&atomic(blocks), blocks.len(), densitometric),
             Self::BoilerpipeDefault => by_segment(&fuse_equal(blocks), blocks.len(), densitometric),
             Self::BlockFusion(bf) => {
@@ -165,7 +192,8 @@ fn spread(segs: &[Segment], n_blocks: usize, keep: impl Fn(&Counts) -> bool) -> 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown single-page method {name:?}: expected keep-all, num-words, densitometric, \
-     boilerpipe-default, article[:MAX_GAP:MIN_LARGE_WORDS], or \
+     boilerpipe-default, article[:MAX_GAP:MIN_LARGE_WORDS], \
+     readability[:MIN_TEXT_LENGTH:RETRY_LENGTH], or \
      bf-plain|bf-smoothed|bf-rule-based[:THRESHOLD[:densitometric|:MIN_DENSITY:MAX_LINK_DENSITY]]"
 )]
 pub struct ParseMethodError {
@@ -177,7 +205,8 @@ impl FromStr for SinglePageMethod {
     type Err = ParseMethodError;
 
     /// Parses the names [`Display`](fmt::Display) writes. `article` takes optional
-    /// [`Article`] settings (`article:1:100`). Block Fusion takes an optional threshold (else
+    /// [`Article`] settings (`article:1:100`), `readability` optional [`Readability`] settings
+    /// (`readability:25:250`). Block Fusion takes an optional threshold (else
     /// the dissertation's) and a segment rule, `densitometric` or the two
     /// [`SegmentRule::Density`] limits (else [`SegmentRule::DISSERTATION`]): `bf-plain`,
     /// `bf-rule-based:0.5`, `bf-smoothed:0.38:7:0.35`, `bf-plain:0.38:densitometric`.
@@ -206,6 +235,16 @@ impl FromStr for SinglePageMethod {
                 [gap, words] => Ok(Self::Article(Article {
                     max_gap: gap.parse().map_err(|_| err())?,
                     min_large_words: words.parse().map_err(|_| err())?,
+                })),
+                _ => Err(err()),
+            };
+        }
+        if head == "readability" {
+            return match rest.as_slice() {
+                [] => Ok(Self::Readability(Readability::default())),
+                [min, retry] => Ok(Self::Readability(Readability {
+                    min_text_length: min.parse().map_err(|_| err())?,
+                    retry_length: retry.parse().map_err(|_| err())?,
                 })),
                 _ => Err(err()),
             };
@@ -239,7 +278,8 @@ impl FromStr for SinglePageMethod {
 }
 
 impl fmt::Display for SinglePageMethod {
-    /// The name [`SinglePageMethod::from_str`] reads, settings spelled out.
+    /// The name [`SinglePageMethod::from_str`] reads, settings spelled out (but `readability`
+    /// alone for the default [`Readability`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let bf = match self {
             Self::KeepAll => return f.write_str("keep-all"),
@@ -247,6 +287,12 @@ impl fmt::Display for SinglePageMethod {
             Self::Densitometric => return f.write_str("densitometric"),
             Self::BoilerpipeDefault => return f.write_str("boilerpipe-default"),
             Self::Article(a) => return write!(f, "article:{}:{}", a.max_gap, a.min_large_words),
+            Self::Readability(r) if *r == Readability::default() => {
+                return f.write_str("readability");
+            }
+            Self::Readability(r) => {
+                return write!(f, "readability:{}:{}", r.min_text_length, r.retry_length);
+            }
             Self::BlockFusion(bf) => bf,
         };
         let name = match bf.variant {
@@ -351,6 +397,8 @@ mod tests {
             "densitometric",
             "boilerpipe-default",
             "article:1:100",
+            "readability",
+            "readability:30:100",
             "bf-plain:0.38:5:0.333333",
             "bf-smoothed:0.4:densitometric",
             "bf-rule-based:0.6:7:0.35",
@@ -374,9 +422,43 @@ mod tests {
             "bf-plain:1:2",
             "bf-plain:1:2:3:4",
             "article:1",
+            "readability:1",
+            "readability:x:2",
         ] {
             assert!(bad.parse::<SinglePageMethod>().is_err(), "{bad}");
         }
         assert_eq!(SinglePageMethod::default(), SinglePageMethod::NumWords);
+        assert_eq!(
+            "readability:25:250"
+                .parse::<SinglePageMethod>()
+                .unwrap()
+                .to_string(),
+            "readability"
+        );
+    }
+
+    #[test]
+    fn classify_page_runs_readability_on_the_tree() {
+        let sentence = "The council met on Tuesday to discuss the new budget for the coming \
+                        year, and members agreed on most of the points raised. ";
+        // Long paragraphs in a sidebar Algorithm 2 keeps and Readability removes.
+        let html = format!(
+            "<div class=sidebar><p>{s}</p><p>{s}</p></div><div class=story><p>{s}{s}</p>\
+             <p>{s}{s}</p></div>",
+            s = sentence
+        );
+        let doc = Document::parse(&html, &SanitizeConfig::default()).unwrap();
+        let blocks = text_blocks(&doc);
+        let method: SinglePageMethod = "readability".parse().unwrap();
+        assert!(method.needs_document() && !SinglePageMethod::NumWords.needs_document());
+        assert_eq!(
+            method.classify_page(&doc, &blocks),
+            [false, false, true, true]
+        );
+        assert_eq!(method.classify(&blocks), [true, true, true, true]);
+        assert_eq!(
+            SinglePageMethod::NumWords.classify_page(&doc, &blocks),
+            SinglePageMethod::NumWords.classify(&blocks)
+        );
     }
 }

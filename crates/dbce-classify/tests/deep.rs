@@ -1,6 +1,6 @@
 //! Pages nested 100,000 levels deep: segmentation and classification must not recurse.
 
-use dbce_classify::{SinglePageMethod, text_blocks};
+use dbce_classify::{Readability, SinglePageMethod, text_blocks};
 use dbce_dom::{Document, SanitizeConfig};
 
 const LEVELS: usize = 100_000;
@@ -95,5 +95,35 @@ fn deep_block_nesting_makes_a_block_per_level() {
         assert!(blocks[4000].tag_depth > blocks[1].tag_depth + 3990);
         let classes = SinglePageMethod::NumWords.classify(&blocks);
         assert_eq!(classes.len(), 4002);
+    });
+}
+
+#[test]
+fn readability_walks_deep_trees_without_recursion() {
+    on_small_stack(|| {
+        let config = SanitizeConfig {
+            max_depth: u32::MAX,
+            ..SanitizeConfig::default()
+        };
+        // 100,000 nested spans inside a <div>: one paragraph of 100,000 words, inside 4,000
+        // nested <div>s.
+        let mut html = String::from("<body>");
+        html.push_str(&"<div>".repeat(4000));
+        html.push_str(&nested("span", LEVELS)["<body>".len()..]);
+        let doc = Document::parse(&html, &config).unwrap();
+        let blocks = text_blocks(&doc);
+        let readability = Readability::default();
+        let features = readability.blocks(&doc, &blocks);
+        assert_eq!(features.len(), blocks.len());
+        let long = blocks
+            .iter()
+            .position(|b| b.words as usize == LEVELS)
+            .unwrap();
+        assert!(features[long].kept && features[long].in_top_candidate);
+        let method: SinglePageMethod = "readability".parse().unwrap();
+        assert_eq!(
+            method.classify_page(&doc, &blocks),
+            readability.classify(&doc, &blocks)
+        );
     });
 }

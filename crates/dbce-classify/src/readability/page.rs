@@ -1,0 +1,505 @@
+//! What readability-lxml reads off each node, computed once per page: tag, class/id weight,
+//! unlikely-candidate test, parent and subtree end, and the length of each text node.
+
+use dbce_dom::{Document, NodeId, NodeKind, NodeRef};
+
+/// Marks "no node" in parent links.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// Class or id words that mark an element an unlikely candidate (`unlikelyCandidatesRe`).
+const UNLIKELY: &[&str] = &[
+    "combx",
+    "comment",
+    "community",
+    "disqus",
+    "extra",
+    "foot",
+    "header",
+    "menu",
+    "remark",
+    "rss",
+    "shoutbox",
+    "sidebar",
+    "sponsor",
+    "ad-break",
+    "agegate",
+    "pagination",
+    "pager",
+    "popup",
+    "tweet",
+    "twitter",
+];
+
+/// Words that save an unlikely candidate (`okMaybeItsACandidateRe`).
+const MAYBE: &[&str] = &[
+    "and", "article", "body", "column", "content", "main", "shadow",
+];
+
+/// Words that add 25 to an element's weight (`positiveRe`).
+const POSITIVE: &[&str] = &[
+    "article",
+    "body",
+    "content",
+    "entry",
+    "hentry",
+    "main",
+    "page",
+    "pagination",
+    "post",
+    "text",
+    "blog",
+    "story",
+];
+
+/// Words that take 25 from an element's weight (`negativeRe`).
+const NEGATIVE: &[&str] = &[
+    "combx", "comment", "com-", "contact", "foot", "footer", "footnote", "masthead", "media",
+    "meta", "outbrain", "promo", "related", "scroll", "shoutbox", "sidebar", "sponsor", "shopping",
+    "tags", "tool", "widget",
+];
+
+/// Inline elements that join the text around them into one paragraph inside a `<div>`.
+const INLINE: &[&str] = &[
+    "a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u",
+];
+
+/// Starts of tag names whose presence anywhere inside a `<div>` keeps it a `<div>`
+/// (`divToPElementsRe` searched over the serialised children, so `p` also matches `pre`,
+/// `picture`, `param`).
+const BLOCKISH: &[&str] = &["blockquote", "dl", "div", "img", "ol", "p", "table", "ul"];
+
+/// The tags the algorithm treats specially; everything else is [`Tag::Other`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tag {
+    Document,
+    Text,
+    Html,
+    Body,
+    A,
+    P,
+    Div,
+    Pre,
+    Td,
+    Blockquote,
+    Br,
+    Article,
+    Main,
+    Img,
+    Li,
+    Input,
+    /// `<input type="hidden">`, which the input count leaves out.
+    HiddenInput,
+    /// `<form>` and `<textarea>`, dropped from the article.
+    Form,
+    /// `<h1>`–`<h6>`, with the level.
+    Heading(u8),
+    /// An element cleaned conditionally, other than `<div>`: its rank in the cleaning order.
+    Conditional(u8),
+    Other,
+}
+
+/// Rank of `<div>` among the conditionally cleaned tags (`table`, `ul`, `div`, `aside`,
+/// `header`, `footer`, `section`).
+pub(super) const DIV_RANK: u8 = 2;
+
+impl Tag {
+    fn of(name: &str, node: NodeRef<'_>) -> Tag {
+        match name {
+            "html" => Tag::Html,
+            "body" => Tag::Body,
+            "a" => Tag::A,
+            "p" => Tag::P,
+            "div" => Tag::Div,
+            "pre" => Tag::Pre,
+            "td" => Tag::Td,
+            "blockquote" => Tag::Blockquote,
+            "br" => Tag::Br,
+            "article" => Tag::Article,
+            "main" => Tag::Main,
+            "img" => Tag::Img,
+            "li" => Tag::Li,
+            "input" if node.attr("type") == Some("hidden") => Tag::HiddenInput,
+            "input" => Tag::Input,
+            "form" | "textarea" => Tag::Form,
+            "h1" => Tag::Heading(1),
+            "h2" => Tag::Heading(2),
+            "h3" => Tag::Heading(3),
+            "h4" => Tag::Heading(4),
+            "h5" => Tag::Heading(5),
+            "h6" => Tag::Heading(6),
+            "table" => Tag::Conditional(0),
+            "ul" => Tag::Conditional(1),
+            "aside" => Tag::Conditional(3),
+            "header" => Tag::Conditional(4),
+            "footer" => Tag::Conditional(5),
+            "section" => Tag::Conditional(6),
+            _ => Tag::Other,
+        }
+    }
+}
+
+/// Initial score of a candidate by its tag (readability-lxml's `score_node` without the class
+/// weight).
+fn tag_weight(name: &str) -> i32 {
+    match name {
+        "div" | "article" => 5,
+        "pre" | "td" | "blockquote" => 3,
+        "address" | "ol" | "ul" | "dl" | "dd" | "dt" | "li" | "form" | "aside" => -3,
+        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "th" | "header" | "footer" | "nav" => -5,
+        _ => 0,
+    }
+}
+
+/// Length of text with every whitespace run counted as one character (readability-lxml's
+/// `clean`), and whether it starts or ends in whitespace, so that lengths of adjacent texts
+/// can be joined without the texts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Seg {
+    len: u32,
+    lead: bool,
+    trail: bool,
+}
+
+impl Seg {
+    pub(super) fn of(text: &str) -> Seg {
+        let mut len = 0u32;
+        let mut in_space = false;
+        for c in text.chars() {
+            let space = c.is_whitespace();
+            if !(space && in_space) {
+                len += 1;
+            }
+            in_space = space;
+        }
+        Seg {
+            len,
+            lead: text.starts_with(char::is_whitespace),
+            trail: text.ends_with(char::is_whitespace),
+        }
+    }
+
+    /// This text followed by `next`.
+    pub(super) fn then(self, next: Seg) -> Seg {
+        if self.len == 0 {
+            return next;
+        }
+        if next.len == 0 {
+            return self;
+        }
+        Seg {
+            len: self.len + next.len - u32::from(self.trail && next.lead),
+            lead: self.lead,
+            trail: next.trail,
+        }
+    }
+
+    /// Length without leading and trailing whitespace.
+    pub(super) fn trimmed(self) -> u32 {
+        self.len
+            .saturating_sub(u32::from(self.lead) + u32::from(self.trail))
+    }
+}
+
+/// The facts of one node.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NodeInfo {
+    /// Parent id, [`NONE`] for the document node.
+    pub(super) parent: u32,
+    /// One past the id of the last node inside.
+    pub(super) end: u32,
+    pub(super) tag: Tag,
+    /// readability-lxml's `class_weight`: ±25 per class or id matching the positive or
+    /// negative words.
+    pub(super) class_weight: i32,
+    /// The candidate score a `<div>`, list, heading… starts from.
+    pub(super) tag_weight: i32,
+    /// The name starts like a [`BLOCKISH`] tag.
+    pub(super) blockish: bool,
+    /// Joins the text around it into a paragraph ([`INLINE`]).
+    pub(super) inline: bool,
+    /// Class or id says unlikely candidate, and nothing saves it: no `<pre>` or `<code>`
+    /// around it, no `<main>`, `<article>` or `<math>` in it.
+    pub(super) unlikely: bool,
+    /// Hidden (`hidden` attribute, `display: none`, `visibility: hidden`), or inside a hidden
+    /// element: readability-lxml drops these before anything else.
+    pub(super) hidden: bool,
+    /// Inside a `<main>` or `<article>`.
+    pub(super) in_semantic: bool,
+    /// `itemprop` names `articleBody`.
+    pub(super) article_body: bool,
+    /// Is or holds an `<h2>`.
+    pub(super) has_h2: bool,
+    /// For text: whitespace-collapsed length; empty for elements.
+    pub(super) seg: Seg,
+    /// For text: commas in it.
+    pub(super) commas: u32,
+}
+
+/// A document with the facts of each node, indexed by node id.
+pub(super) struct Page<'a> {
+    pub(super) doc: &'a Document,
+    pub(super) nodes: Vec<NodeInfo>,
+    pub(super) body: Option<u32>,
+}
+
+impl<'a> Page<'a> {
+    pub(super) fn new(doc: &'a Document) -> Self {
+        let body = doc.body().map(|b| b.id().get());
+        let mut nodes: Vec<NodeInfo> = doc
+            .nodes()
+            .map(|node| info(node, body == Some(node.id().get())))
+            .collect();
+        let n = nodes.len();
+        // Whether `<main>`, `<article>` or `<math>` is the element or inside it, bottom-up.
+        let mut semantic_inside: Vec<bool> = doc
+            .nodes()
+            .map(|d| matches!(d.name(), Some("main" | "article" | "math")))
+            .collect();
+        for i in (1..n).rev() {
+            let (end, parent, h2) = (nodes[i].end, nodes[i].parent as usize, nodes[i].has_h2);
+            if parent < n {
+                nodes[parent].end = nodes[parent].end.max(end);
+                nodes[parent].has_h2 |= h2;
+                semantic_inside[parent] |= semantic_inside[i];
+            }
+        }
+        // `<pre>`/`<code>` around, hidden and semantic ancestors, top-down.
+        let mut in_code: Vec<bool> = doc
+            .nodes()
+            .map(|d| matches!(d.name(), Some("pre" | "code")))
+            .collect();
+        for i in 1..n {
+            let parent = nodes[i].parent as usize;
+            if parent < n {
+                in_code[i] |= in_code[parent];
+                nodes[i].hidden |= nodes[parent].hidden;
+                nodes[i].in_semantic = nodes[parent].in_semantic
+                    || matches!(nodes[parent].tag, Tag::Main | Tag::Article);
+            }
+            nodes[i].unlikely &= !in_code[i] && !semantic_inside[i];
+        }
+        Page { doc, nodes, body }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub(super) fn node(&self, i: u32) -> Option<NodeRef<'a>> {
+        self.doc.get(NodeId::new(i))
+    }
+
+    /// The node's text, for text nodes.
+    pub(super) fn text(&self, i: u32) -> &'a str {
+        self.node(i).and_then(NodeRef::text).unwrap_or_default()
+    }
+
+    /// The parent if it is an element (readability-lxml's `getparent`, which ends at `<html>`).
+    pub(super) fn element_parent(&self, i: u32) -> Option<u32> {
+        let parent = self.nodes.get(i as usize)?.parent;
+        let tag = self.nodes.get(parent as usize)?.tag;
+        (tag != Tag::Document).then_some(parent)
+    }
+}
+
+fn info(node: NodeRef<'_>, is_body: bool) -> NodeInfo {
+    let id = node.id().get();
+    let mut info = NodeInfo {
+        parent: node.parent().map_or(NONE, |p| p.id().get()),
+        end: id + 1,
+        tag: Tag::Other,
+        class_weight: 0,
+        tag_weight: 0,
+        blockish: false,
+        inline: false,
+        unlikely: false,
+        hidden: false,
+        in_semantic: false,
+        article_body: false,
+        has_h2: false,
+        seg: Seg::default(),
+        commas: 0,
+    };
+    match node.kind() {
+        NodeKind::Document => info.tag = Tag::Document,
+        NodeKind::Text => {
+            let text = node.text().unwrap_or_default();
+            info.tag = Tag::Text;
+            info.seg = Seg::of(text);
+            info.commas = u32::try_from(text.matches(',').count()).unwrap_or(u32::MAX);
+        }
+        NodeKind::Element => {
+            let name = node.name().unwrap_or_default();
+            let class = node.attr("class").unwrap_or_default().to_ascii_lowercase();
+            // readability-lxml gives `<body>` the id `readabilityBody` before scoring.
+            let id_attr = if is_body {
+                "readabilitybody".to_owned()
+            } else {
+                node.attr("id").unwrap_or_default().to_ascii_lowercase()
+            };
+            info.tag = Tag::of(name, node);
+            info.class_weight = class_weight(&class) + class_weight(&id_attr);
+            info.tag_weight = tag_weight(name);
+            info.blockish = BLOCKISH.iter().any(|b| name.starts_with(b));
+            info.inline = INLINE.contains(&name);
+            info.hidden = node.attr("hidden").is_some() || node.attr("style").is_some_and(hides);
+            info.article_body = node
+                .attr("itemprop")
+                .is_some_and(|v| v.split_whitespace().any(|t| t == "articleBody"));
+            info.has_h2 = name == "h2";
+            info.unlikely =
+                !matches!(info.tag, Tag::Html | Tag::Body) && is_unlikely(&class, &id_attr);
+        }
+    }
+    info
+}
+
+/// A `style` that hides the element (`displayNoneRe`).
+fn hides(style: &str) -> bool {
+    style.split(';').any(|decl| {
+        let decl: String = decl
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let decl = decl.strip_suffix("!important").unwrap_or(&decl);
+        decl == "display:none" || decl == "visibility:hidden"
+    })
+}
+
+fn contains_any(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| text.contains(w))
+}
+
+/// −25 if a lowercase class or id value has a negative word, +25 if a positive one (both can
+/// apply).
+pub(super) fn class_weight(value: &str) -> i32 {
+    if value.is_empty() {
+        return 0;
+    }
+    let mut weight = 0;
+    if contains_any(value, NEGATIVE) {
+        weight -= 25;
+    }
+    if contains_any(value, POSITIVE) {
+        weight += 25;
+    }
+    weight
+}
+
+/// readability-lxml tests `"{class} {id}"`, so a word may span the two.
+fn is_unlikely(class: &str, id: &str) -> bool {
+    if class.is_empty() && id.is_empty() {
+        return false;
+    }
+    let joined = format!("{class} {id}");
+    contains_any(&joined, UNLIKELY) && !contains_any(&joined, MAYBE)
+}
+
+/// Whether `text` has a full stop followed by a space or at its end (`\.( |$)`; Python's `$`
+/// also matches before a final newline).
+pub(super) fn ends_a_sentence(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'.'
+            && match bytes.get(i + 1) {
+                None | Some(b' ') => true,
+                Some(b'\n') => i + 2 == bytes.len(),
+                Some(_) => false,
+            }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use dbce_dom::SanitizeConfig;
+
+    use super::*;
+
+    #[test]
+    fn segments_join_like_collapsed_text() {
+        for (a, b) in [
+            ("  Hello ", " world  "),
+            ("a", " b"),
+            ("", "x y"),
+            ("  ", "\n\t "),
+            ("a\n\n b", "c"),
+        ] {
+            let joined = format!("{a}{b}");
+            let expected = joined.split_whitespace().collect::<Vec<_>>().join(" ");
+            let seg = Seg::of(a).then(Seg::of(b));
+            assert_eq!(seg, Seg::of(&joined), "{a:?} + {b:?}");
+            assert_eq!(
+                seg.trimmed() as usize,
+                expected.chars().count(),
+                "{joined:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn weights_and_unlikely_candidates() {
+        assert_eq!(class_weight("post-body"), 25);
+        assert_eq!(class_weight("sidebar"), -25);
+        assert_eq!(class_weight("comment-content"), 0);
+        assert_eq!(class_weight(""), 0);
+        assert!(is_unlikely("sidebar", ""));
+        assert!(is_unlikely("", "footer"));
+        // "and" saves it, even inside "brand".
+        assert!(!is_unlikely("menu brand", ""));
+        assert!(!is_unlikely("comments main", ""));
+        assert!(!is_unlikely("", ""));
+        assert!(!is_unlikely(
+            "contentWithSidebar".to_ascii_lowercase().as_str(),
+            ""
+        ));
+        assert!(hides("color: red; display : none !important"));
+        assert!(hides("visibility:hidden"));
+        assert!(!hides("display: block"));
+    }
+
+    #[test]
+    fn unlikely_candidates_spare_code_and_articles() {
+        let doc = Document::parse(
+            "<div class=menu id=a><article>x</article></div><div class=menu id=b>y</div>\
+             <pre><span class=comment id=c>z</span></pre><div hidden id=d><p id=e>w</p></div>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        let page = Page::new(&doc);
+        let by_id = |id: &str| {
+            let i = doc.nodes().find(|n| n.attr("id") == Some(id)).unwrap().id();
+            page.nodes[i.get() as usize]
+        };
+        assert!(!by_id("a").unlikely);
+        assert!(by_id("b").unlikely);
+        assert!(!by_id("c").unlikely);
+        assert!(by_id("e").hidden && !by_id("b").hidden);
+    }
+
+    #[test]
+    fn body_and_html_are_never_unlikely_and_body_counts_as_positive() {
+        let doc = Document::parse(
+            "<body class=sidebar><div class=sidebar>x</div></body>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        let page = Page::new(&doc);
+        let body = page.body.unwrap() as usize;
+        assert!(!page.nodes[body].unlikely);
+        // -25 for the class, +25 for the id readability-lxml sets.
+        assert_eq!(page.nodes[body].class_weight, 0);
+        assert!(page.nodes[body + 1].unlikely);
+        assert_eq!(page.nodes[body].end as usize, page.len());
+    }
+
+    #[test]
+    fn sentence_ends() {
+        assert!(ends_a_sentence("It rained."));
+        assert!(ends_a_sentence("It rained. Then"));
+        assert!(ends_a_sentence("It rained.\n"));
+        assert!(!ends_a_sentence("version 2.0 out"));
+        assert!(!ends_a_sentence("It rained.\n more"));
+        assert!(!ends_a_sentence(""));
+    }
+}
