@@ -12,7 +12,11 @@
 //!   language-independent subset of its `ArticleExtractor` ([`SinglePageMethod::Article`],
 //!   [`Article`]);
 //! - Block Fusion from Kohlschütter's dissertation (2011, §4.2.2), plain, smoothed and
-//!   rule-based ([`FusionVariant`], [`BlockFusion`], [`SegmentRule`]).
+//!   rule-based ([`FusionVariant`], [`BlockFusion`], [`SegmentRule`]);
+//! - Arc90 Readability's content scoring as readability-lxml 0.9 does it, over the page's tree
+//!   ([`SinglePageMethod::Readability`], [`Readability`], with per-block features in
+//!   [`ReadabilityBlock`]); it needs the document, so it runs through
+//!   [`SinglePageMethod::classify_page`].
 //!
 //! [`UnitFeatures`], [`features`] and [`FEATURE_NAMES`] give the shallow features of the DBCE
 //! thesis's Table 2.1 for any sequence of text units, for the random forest of later stages.
