@@ -421,7 +421,7 @@ impl SiteStep<'_> {
                 Some((cross, planned))
             });
         let Some((cross, planned)) = planned else {
-            let runs = single_page_runs(&doc, &tokens);
+            let runs = single_page_runs(&doc, &tokens, &self.config.annotate.single_page);
             return Ok(Draft {
                 index,
                 cross: None,
@@ -457,8 +457,14 @@ impl SiteStep<'_> {
                 .collect(),
         };
         let wants_model = method == ClassifyMethod::Model || self.config.annotate.training;
-        let features = (wants_model || method.learns_per_site())
-            .then(|| RunFeatures::of(&doc, &runs, method.window_layers()));
+        let features = (wants_model || method.learns_per_site()).then(|| {
+            RunFeatures::of(
+                &doc,
+                &runs,
+                &self.config.annotate.single_page,
+                method.window_layers(),
+            )
+        });
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
             let similarity = |role| {
                 members

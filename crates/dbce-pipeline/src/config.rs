@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use dbce_classify::{Readability, SinglePageMethod};
 use dbce_dom::SanitizeConfig;
 use dbce_minhash::{LshParams, MinhashConfig};
 use serde::{Deserialize, Serialize};
@@ -45,7 +46,7 @@ pub enum ClassifyMethod {
     /// The bit patterns label the training runs; a random forest per site, trained on the other
     /// half of the site's pages, classifies every run, and may overturn the patterns.
     Joint,
-    /// Every page by the single-page classifier (Boilerpipe's default), ignoring the cross.
+    /// Every page by the single-page classifier (`annotate.single-page`), ignoring the cross.
     Single,
     /// A random forest trained offline on ground truth (`dbce train`) classifies every run of a
     /// cross page from its shallow features, its occurrence bits, its pattern class and the
@@ -113,6 +114,11 @@ pub struct AnnotateConfig {
     /// pages as candidates (its neighbours in page-id order), so huge templates cost linear
     /// time. By default, 64.
     pub max_candidates: u32,
+    /// The single-page classifier of pages without a cross, and of `invalid` runs where no
+    /// learned classifier can be trained (`dbce_classify::SinglePageMethod`'s names:
+    /// `readability`, `num-words`, `article`, `bf-plain`, …). By default, `readability`.
+    #[serde(with = "single_page_name")]
+    pub single_page: SinglePageMethod,
     /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not
     /// taken into a cross; a page left without one is classified alone, by the single-page
     /// classifier. Other captures of the page's URL are taken whatever their similarity. By
@@ -134,11 +140,32 @@ impl Default for AnnotateConfig {
             method: ClassifyMethod::default(),
             seed: 0x00db_ce00,
             max_candidates: 64,
+            single_page: SinglePageMethod::Readability(Readability::default()),
             min_partner_similarity: 0.0,
             annotated_html: false,
             model: None,
             training: false,
         }
+    }
+}
+
+/// A [`SinglePageMethod`] in configuration files: by its name.
+mod single_page_name {
+    use dbce_classify::SinglePageMethod;
+    use serde::{Deserialize as _, Deserializer, Serializer, de::Error as _};
+
+    pub(super) fn serialize<S: Serializer>(
+        method: &SinglePageMethod,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(method)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<SinglePageMethod, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(D::Error::custom)
     }
 }
 

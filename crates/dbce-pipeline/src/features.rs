@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PatternClass};
 use dbce_classify::{
-    FEATURE_NAMES, SinglePageMethod, TextBlock, UnitFeatures, class_hash, push_features,
-    tag_name_id, text_blocks,
+    FEATURE_NAMES, Readability, ReadabilityBlock, SinglePageMethod, TextBlock, UnitFeatures,
+    class_hash, push_features, tag_name_id, text_blocks,
 };
 use dbce_dom::{Document, NodeId};
 
@@ -15,7 +15,7 @@ use crate::windows::window_rows;
 /// Values per run: the run with its neighbours, its block with its neighbours, and the extras
 /// of [`RunFeatures::extras`].
 pub(crate) const WIDTH: usize = 2 * FEATURE_NAMES.len() + EXTRAS;
-const EXTRAS: usize = 4;
+const EXTRAS: usize = 8;
 
 /// The feature rows of one page's runs, row-major, and the single-page verdict of each run's
 /// block.
@@ -32,13 +32,26 @@ pub(crate) struct RunFeatures {
 }
 
 impl RunFeatures {
-    /// Features of `runs` (a page's, in document order). The extras are the single-page
-    /// verdict of the run's block, the run's relative position in the page, whether it lies in
-    /// a link, and the share of the page's words in runs the patterns call content. With
-    /// `layers` > 0, also the runs' neighbourhood windows over that many layers.
-    pub(crate) fn of(doc: &Document, runs: &[LabelledRun], layers: usize) -> Self {
+    /// Features of `runs` (a page's, in document order). The extras are the verdict of
+    /// `single_page` on the run's block, the run's relative position in the page, whether it
+    /// lies in a link, the share of the page's words in runs the patterns call content, and
+    /// what Readability says of the run's block ([`ReadabilityBlock`]: kept, in the best
+    /// candidate, class/id weight, relative candidate score). With `layers` > 0, also the
+    /// runs' neighbourhood windows over that many layers.
+    pub(crate) fn of(
+        doc: &Document,
+        runs: &[LabelledRun],
+        single_page: &SinglePageMethod,
+        layers: usize,
+    ) -> Self {
         let blocks = text_blocks(doc);
-        let keep = SinglePageMethod::default().classify(&blocks);
+        let readability = Readability::default().blocks(doc, &blocks);
+        let keep = match single_page {
+            SinglePageMethod::Readability(r) if *r == Readability::default() => {
+                readability.iter().map(|b| b.kept).collect()
+            }
+            _ => single_page.classify_page(doc, &blocks),
+        };
         let block_of: BTreeMap<NodeId, usize> = blocks
             .iter()
             .enumerate()
@@ -74,6 +87,13 @@ impl RunFeatures {
                 f32::from(u8::from(units[i].1)),
                 content_share,
             ]);
+            let said = block.map_or(NO_BLOCK, |b| readability[b]);
+            rows.extend([
+                f32::from(u8::from(said.kept)),
+                f32::from(u8::from(said.in_top_candidate)),
+                said.class_weight,
+                said.score,
+            ]);
         }
         Self {
             rows,
@@ -83,6 +103,14 @@ impl RunFeatures {
         }
     }
 }
+
+/// What a run outside every text block gets for Readability's verdict.
+const NO_BLOCK: ReadabilityBlock = ReadabilityBlock {
+    kept: false,
+    in_top_candidate: false,
+    class_weight: 0.0,
+    score: 0.0,
+};
 
 /// Values per run for the model trained on ground truth ([`model_row`]).
 pub(crate) const MODEL_WIDTH: usize = WIDTH + 12;

@@ -7,10 +7,14 @@ use dbce_classify::{SinglePageMethod, text_blocks};
 use dbce_dom::{Document, NodeId};
 
 /// The runs of a page that has no partner (one per text node's words), each labelled as its
-/// Boilerpipe text block is by the default [`SinglePageMethod`].
-pub(crate) fn single_page_runs(doc: &Document, tokens: &PageTokens) -> Vec<LabelledRun> {
+/// Boilerpipe text block is by `method`.
+pub(crate) fn single_page_runs(
+    doc: &Document,
+    tokens: &PageTokens,
+    method: &SinglePageMethod,
+) -> Vec<LabelledRun> {
     let blocks = text_blocks(doc);
-    let content = SinglePageMethod::default().classify(&blocks);
+    let content = method.classify_page(doc, &blocks);
     let block_of: BTreeMap<NodeId, bool> = blocks
         .iter()
         .zip(&content)

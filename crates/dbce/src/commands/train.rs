@@ -27,8 +27,10 @@ pub(crate) struct Args {
     /// Trees in the forest.
     #[arg(long, default_value_t = 32)]
     trees: u32,
-    /// Depth limit of each tree.
-    #[arg(long, default_value_t = 12)]
+    /// Depth limit of each tree. Held out (docs/RESULTS.md), depth 9 scores as well as or
+    /// better than 12 on every development set, and still fits generated archives (depth 6
+    /// does not: 0.93 on the sample).
+    #[arg(long, default_value_t = 9)]
     depth: u32,
     /// A run is content when at least this share of its words align with the ground truth.
     #[arg(long, default_value_t = 0.5)]
