@@ -30,13 +30,15 @@
 
 mod clean;
 mod page;
+mod segments;
 mod tree;
 
 use dbce_dom::{Document, NodeKind};
 
 use crate::block::TextBlock;
-use clean::{Cleaner, Limits};
+use clean::{Cleaner, Layout, Limits, Output};
 use page::{NONE, Page, Tag, ends_a_sentence};
+use segments::Moved;
 use tree::{Tree, Unit};
 
 /// Lowest score a sibling of the best candidate needs to join the article, whatever the best
@@ -182,35 +184,29 @@ impl Readability {
     fn pass(&self, page: &Page<'_>, ruthless: bool) -> Option<Extraction> {
         let tree = Tree::build(page, ruthless);
         let (mut scores, ordered) = self.score(page, &tree);
-        let top = select_best(page, &tree, &mut scores, &ordered);
-        let n = page.len();
-        let mut in_article = vec![false; n];
-        let ranges = match top {
+        let top = select_best(page, &tree, &scores, &ordered).map(|best| {
+            let best =
+                segments::semantic_article(page, &tree, &mut scores, best, self.min_text_length);
+            semantic_main(page, &tree, &mut scores, best)
+        });
+        let (roots, moved) = match top {
             Some(best) => self.article(page, &tree, &mut scores, best),
             None if ruthless => return None,
-            None => {
-                let body = page.body?;
-                vec![(body, page.nodes[body as usize].end)]
-            }
+            None => (vec![page.body?], Moved::default()),
         };
-        for (start, end) in ranges {
-            let (start, end) = (start as usize, end as usize);
-            for (slot, &removed) in in_article[start..end]
-                .iter_mut()
-                .zip(&tree.removed[start..end])
-            {
-                *slot = !removed;
-            }
-        }
+        let layout = Layout {
+            roots: &roots,
+            wrapper: top.is_some(),
+            best: top,
+            front: &moved.front,
+            back: &moved.back,
+        };
+        let out = Output::build(page, &tree, &layout);
         let limits = Limits {
             min_text_length: self.min_text_length,
         };
-        let dropped = Cleaner::new(page, &tree, &scores).run(&in_article, limits);
-        let kept = in_article
-            .iter()
-            .zip(&dropped)
-            .map(|(&a, &d)| a && !d)
-            .collect();
+        let dropped = Cleaner::new(page, &tree, &out, &scores).run(limits);
+        let kept = (0..page.len()).map(|i| out.kept(i, &dropped)).collect();
         Some(Extraction { kept, scores, top })
     }
 
@@ -268,22 +264,26 @@ impl Readability {
         (scores, ordered)
     }
 
-    /// The best candidate and the siblings that join it (`get_article`), as node ranges. A
-    /// heading just before the best candidate joins as a candidate
-    /// (`add_heading_preamble`); a text node among the siblings is the tail text that moves
-    /// with the element before it.
+    /// The best candidate and the siblings that join it (`get_article`), as the roots of the
+    /// article's subtrees, and what moves into the best candidate. A heading just before the
+    /// best candidate joins as a candidate (`add_heading_preamble`); the article's other
+    /// segments and its editorial leads move into the best candidate; a text node among the
+    /// siblings is the tail text that moves with the element before it.
     fn article(
         &self,
         page: &Page<'_>,
         tree: &Tree,
         scores: &mut [f64],
         best: u32,
-    ) -> Vec<(u32, u32)> {
+    ) -> (Vec<u32>, Moved) {
         let threshold = MIN_SIBLING_SCORE.max(scores[best as usize] * SIBLING_SCORE_RATIO);
-        let Some(parent) = page.element_parent(best).and_then(|p| page.node(p)) else {
-            return vec![(best, page.nodes[best as usize].end)];
-        };
         self.add_heading_preamble(page, tree, scores, best, threshold);
+        let mut moved =
+            segments::merge_segments(page, tree, scores, best, threshold, self.min_text_length);
+        let leads = segments::editorial_leads(page, tree, best, &moved);
+        let Some(parent) = page.element_parent(best).and_then(|p| page.node(p)) else {
+            return (vec![best], moved);
+        };
         let mut ranges = Vec::new();
         let mut last_appended = false;
         for child in parent.children() {
@@ -298,15 +298,22 @@ impl Readability {
                 if g.first == c {
                     let lead = g.lead.map_or("", |t| page.text(t));
                     if paragraph_joins(lead, g.stats.link_density()) {
-                        ranges.push((g.first, g.end));
+                        let mut k = g.first;
+                        while k < g.end {
+                            ranges.push(k);
+                            k = page.nodes[k as usize].end;
+                        }
                     }
                 }
                 continue;
             }
             if child.kind() == NodeKind::Text {
                 if last_appended {
-                    ranges.push((c, c + 1));
+                    ranges.push(c);
                 }
+                continue;
+            }
+            if leads.contains(&c) {
                 continue;
             }
             let mut append = c == best || scores[ci] >= threshold;
@@ -319,11 +326,12 @@ impl Readability {
                 append |= paragraph_joins(lead, tree.stats[ci].link_density());
             }
             if append {
-                ranges.push((c, page.nodes[ci].end));
+                ranges.push(c);
             }
             last_appended = append;
         }
-        ranges
+        moved.front.splice(0..0, leads);
+        (ranges, moved)
     }
 
     /// A heading (or block holding an `<h2>`) right before the best candidate, with some text
@@ -370,11 +378,10 @@ fn initial_score(page: &Page<'_>, tree: &Tree, c: u32) -> f64 {
     f64::from(info.class_weight + tag_weight)
 }
 
-/// readability-lxml's `select_best_candidate` and `get_semantic_main_candidate`: the highest
-/// score, the first found among equals (Python's stable sort); but the first candidate with
-/// `itemprop="articleBody"` and few links if there is one, then an `<article>` inside it with
-/// enough text and score, and the `<main>` around it when that holds much more text.
-fn select_best(page: &Page<'_>, tree: &Tree, scores: &mut [f64], ordered: &[u32]) -> Option<u32> {
+/// readability-lxml's `select_best_candidate`: the highest score, the first found among equals
+/// (Python's stable sort); but the first candidate with `itemprop="articleBody"` and few links
+/// if there is one, then an `<article>` inside it with enough text and score.
+fn select_best(page: &Page<'_>, tree: &Tree, scores: &[f64], ordered: &[u32]) -> Option<u32> {
     let mut sorted = ordered.to_vec();
     sorted.sort_by(|&a, &b| scores[b as usize].total_cmp(&scores[a as usize]));
     let mut best = *sorted.first()?;
@@ -394,25 +401,33 @@ fn select_best(page: &Page<'_>, tree: &Tree, scores: &mut [f64], ordered: &[u32]
     }) {
         best = c;
     }
-    let ancestors = page.node(best).into_iter().flat_map(|b| b.ancestors());
+    Some(best)
+}
+
+/// readability-lxml's `get_semantic_main_candidate`: unless the best candidate is or lies in
+/// an `<article>`, the `<main>` around it when that holds much more text with few links.
+fn semantic_main(page: &Page<'_>, tree: &Tree, scores: &mut [f64], best: u32) -> u32 {
     let in_article = page.nodes[best as usize].tag == Tag::Article
         || page
             .node(best)
             .is_some_and(|b| b.ancestors().any(|a| a.is_element("article")));
     if in_article {
-        return Some(best);
+        return best;
     }
-    let main = ancestors
+    let main = page
+        .node(best)
+        .into_iter()
+        .flat_map(|b| b.ancestors())
         .map(|a| a.id().get())
         .find(|&a| page.nodes[a as usize].tag == Tag::Main);
     if let Some(main) = main {
         let (m, b) = (tree.stats[main as usize], tree.stats[best as usize]);
         if m.len >= 500.max(b.len.saturating_mul(2)) && m.link_density() <= 0.15 {
             scores[main as usize] = initial_score(page, tree, main);
-            return Some(main);
+            return main;
         }
     }
-    Some(best)
+    best
 }
 
 /// readability-lxml's rule for a `<p>` sibling of the best candidate, on its leading text (the
@@ -628,6 +643,78 @@ mod tests {
         assert_eq!(kept.len(), 6, "{kept:?}");
         assert!(kept.contains(&"A short closing sentence.".to_owned()));
         assert!(!kept.contains(&"No full stop here at all".to_owned()));
+    }
+
+    #[test]
+    fn an_article_scored_by_its_items_replaces_a_best_candidate_in_a_form() {
+        let s = SENTENCE;
+        let html = format!(
+            "<body><form><div><p>{s}</p><p>{s}</p></div></form>\
+             <article><ul><li>{s}</li><li>{s}</li><li>{s}</li><li>{s}</li></ul></article></body>"
+        );
+        let doc = parse(&html);
+        let blocks = text_blocks(&doc);
+        let features = Readability::default().blocks(&doc, &blocks);
+        let in_list = |b: &TextBlock| {
+            doc.get(b.element)
+                .is_some_and(|e| e.ancestors().any(|a| a.is_element("article")))
+        };
+        assert_eq!(blocks.len(), 6);
+        for (block, f) in blocks.iter().zip(&features) {
+            assert_eq!(f.kept, in_list(block), "{}", block.text);
+        }
+    }
+
+    #[test]
+    fn segments_of_a_split_article_join_the_best_candidate() {
+        let s = SENTENCE;
+        let kept = kept(
+            &Readability::default(),
+            &format!(
+                "<body><div class=wrap><div class=post-body><p>{s}{s}</p><p>{s}</p></div>\
+                 <div class=ad><p>Advertisement from our partners today</p></div></div>\
+                 <div class=wrap2><div class=post-body><p>{s}</p><p>{s}</p></div></div></body>"
+            ),
+        );
+        // Both post bodies (the second is a segment of the first), not the advertisement.
+        assert_eq!(kept.len(), 4, "{kept:?}");
+        assert!(kept.iter().all(|t| t.starts_with("The council")));
+    }
+
+    #[test]
+    fn an_editorial_lead_joins_the_best_candidate() {
+        let s = SENTENCE;
+        let kept = kept(
+            &Readability::default(),
+            &format!(
+                "<body><article><div class=standfirst><span>In short: the budget passed \
+                 without much debate</span></div><div class=body-text><p>{s}{s}</p><p>{s}</p>\
+                 </div></article></body>"
+            ),
+        );
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert!(kept[0].starts_with("In short"));
+    }
+
+    #[test]
+    fn tables_of_contents_and_quote_leads_survive_the_cleaning() {
+        let s = SENTENCE;
+        let kept = kept(
+            &Readability::default(),
+            &format!(
+                "<body><div class=post><h2>Table of contents</h2>\
+                 <ul><li><a href=#a>Part one</a></li><li><a href=#b>Part two</a></li></ul>\
+                 <p>{s}{s}</p><p>{s}</p>\
+                 <section class=meta>The mayor said to the council, and to the press:</section>\
+                 <div><blockquote>{s}</blockquote></div>\
+                 <h2>Related</h2><ul><li><a href=/1>Other one</a></li><li><a href=/2>Other two\
+                 </a></li></ul></div></body>"
+            ),
+        );
+        for text in ["Part one", "Part two", "The mayor said"] {
+            assert!(kept.iter().any(|k| k.starts_with(text)), "{text}: {kept:?}");
+        }
+        assert!(!kept.iter().any(|k| k.starts_with("Other")), "{kept:?}");
     }
 
     #[test]

@@ -223,8 +223,10 @@ pub(super) struct NodeInfo {
     /// Hidden (`hidden` attribute, `display: none`, `visibility: hidden`), or inside a hidden
     /// element: readability-lxml drops these before anything else.
     pub(super) hidden: bool,
-    /// Inside a `<main>` or `<article>`.
-    pub(super) in_semantic: bool,
+    /// Is or lies inside a `<form>`, `<aside>` or `<nav>`.
+    pub(super) in_form_aside_nav: bool,
+    /// Is or lies inside an `<aside>` or `<nav>`.
+    pub(super) in_aside_nav: bool,
     /// `itemprop` names `articleBody`.
     pub(super) article_body: bool,
     /// Is or holds an `<h2>`.
@@ -273,8 +275,8 @@ impl<'a> Page<'a> {
             if parent < n {
                 in_code[i] |= in_code[parent];
                 nodes[i].hidden |= nodes[parent].hidden;
-                nodes[i].in_semantic = nodes[parent].in_semantic
-                    || matches!(nodes[parent].tag, Tag::Main | Tag::Article);
+                nodes[i].in_form_aside_nav |= nodes[parent].in_form_aside_nav;
+                nodes[i].in_aside_nav |= nodes[parent].in_aside_nav;
             }
             nodes[i].unlikely &= !in_code[i] && !semantic_inside[i];
         }
@@ -314,7 +316,8 @@ fn info(node: NodeRef<'_>, is_body: bool) -> NodeInfo {
         inline: false,
         unlikely: false,
         hidden: false,
-        in_semantic: false,
+        in_form_aside_nav: false,
+        in_aside_nav: false,
         article_body: false,
         has_h2: false,
         seg: Seg::default(),
@@ -347,6 +350,8 @@ fn info(node: NodeRef<'_>, is_body: bool) -> NodeInfo {
                 .attr("itemprop")
                 .is_some_and(|v| v.split_whitespace().any(|t| t == "articleBody"));
             info.has_h2 = name == "h2";
+            info.in_aside_nav = matches!(name, "aside" | "nav");
+            info.in_form_aside_nav = info.in_aside_nav || name == "form";
             info.unlikely =
                 !matches!(info.tag, Tag::Html | Tag::Body) && is_unlikely(&class, &id_attr);
         }
@@ -385,6 +390,11 @@ pub(super) fn class_weight(value: &str) -> i32 {
         weight += 25;
     }
     weight
+}
+
+/// Whether a class name or a `"{class} {id}"` string has a positive word (`positiveRe`).
+pub(super) fn is_positive(value: &str) -> bool {
+    contains_any(&value.to_ascii_lowercase(), POSITIVE)
 }
 
 /// readability-lxml tests `"{class} {id}"`, so a word may span the two.

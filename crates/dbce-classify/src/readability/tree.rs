@@ -81,6 +81,7 @@ impl Tree {
                     Tag::Img => tree.stats[i].img += 1,
                     Tag::Li => tree.stats[i].li += 1,
                     Tag::Input => tree.stats[i].input += 1,
+                    Tag::Blockquote => tree.stats[i].blockquote += 1,
                     _ => {}
                 }
             }
