@@ -16,7 +16,9 @@
 //!    1 − link density;
 //! 4. the best candidate and those of its siblings that score at least
 //!    max(10, 0.2 × best), or are paragraphs with long text and few links or a short sentence
-//!    without links, make the article;
+//!    without links, make the article; an `<article>` scored by its list items replaces a
+//!    best candidate inside a form, aside or nav, and the article's other segments and its
+//!    editorial leads move into the best candidate (`segments`);
 //! 5. headings with a negative weight or many links, forms, and tables, lists, `<div>`s,
 //!    `<aside>`s, `<header>`s, `<footer>`s and `<section>`s with a negative weight, many
 //!    links, images or inputs, or little text are dropped from it, innermost first;
