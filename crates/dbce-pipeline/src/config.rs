@@ -300,14 +300,22 @@ mod tests {
         assert_eq!(serde_json::from_str::<Config>(&json).unwrap(), config);
         config.annotate.single_page = "bf-smoothed:0.38:7:0.35".parse().unwrap();
         let json = serde_json::to_string(&config).unwrap();
-        assert!(json.contains(r#""single-page":"bf-smoothed:0.38:7:0.35""#), "{json}");
+        assert!(
+            json.contains(r#""single-page":"bf-smoothed:0.38:7:0.35""#),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<Config>(&json).unwrap(), config);
     }
 
     #[test]
     fn an_unknown_single_page_method_is_refused_by_name() {
         let json = r#"{"annotate":{"single-page":"readablity"}}"#;
-        let error = serde_json::from_str::<Config>(json).unwrap_err().to_string();
-        assert!(error.contains("unknown single-page method \"readablity\""), "{error}");
+        let error = serde_json::from_str::<Config>(json)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("unknown single-page method \"readablity\""),
+            "{error}"
+        );
     }
 }
