@@ -4,12 +4,17 @@
 
 use dbce_annotate::{Decision, LabelledRun, PatternClass};
 use dbce_forest::{ForestParams, NearestNeighbours, RandomForest, remove_conflicting};
+use rayon::prelude::*;
 
 use crate::config::ClassifyMethod;
 use crate::features::{MODEL_WIDTH, RunFeatures, WIDTH};
 
 /// Fewer decided runs than this in a site, or only one class among them: no forest is trained.
 const MIN_TRAINING_RUNS: usize = 40;
+
+/// Most training rows nearest neighbours keep (every n-th row of a larger set): each `invalid`
+/// run is compared with all of them, so a huge site must not make that quadratic.
+const MAX_NEIGHBOUR_ROWS: usize = 16_384;
 
 /// A page's runs with their features, as the learned step sees it.
 pub(crate) struct PageRuns<'a> {
@@ -59,7 +64,8 @@ pub(crate) fn reclassify(
         | ClassifyMethod::T005
         | ClassifyMethod::T006 => {
             let classifier = Window::train(pages, method, seed);
-            for page in pages.iter_mut() {
+            // Pages are independent once the classifier is trained.
+            pages.par_iter_mut().for_each(|page| {
                 let width = page.features.window_width;
                 for (i, run) in page.runs.iter_mut().enumerate() {
                     if run.class != PatternClass::Invalid {
@@ -74,7 +80,7 @@ pub(crate) fn reclassify(
                     };
                     decide(run, content, decision);
                 }
-            }
+            });
         }
         ClassifyMethod::Joint => {
             for half in 0..2 {
@@ -132,6 +138,7 @@ impl Window {
                 .ok()
                 .map(Self::Forest);
         }
+        let (rows, labels) = thin_out(rows, labels, width, MAX_NEIGHBOUR_ROWS);
         let k = NearestNeighbours::DEFAULT_K;
         NearestNeighbours::fit(&rows, width, &labels, k)
             .ok()
@@ -144,6 +151,22 @@ impl Window {
             Self::Forest(forest) => forest.predict(row),
         }
     }
+}
+
+/// At most `max` of the rows (`width` values each) with their labels: every n-th row, in
+/// order, for the smallest n that fits.
+fn thin_out(rows: Vec<f32>, labels: Vec<bool>, width: usize, max: usize) -> (Vec<f32>, Vec<bool>) {
+    if labels.len() <= max || width == 0 {
+        return (rows, labels);
+    }
+    let step = labels.len().div_ceil(max);
+    let kept_rows = rows
+        .chunks_exact(width)
+        .step_by(step)
+        .flatten()
+        .copied()
+        .collect();
+    (kept_rows, labels.into_iter().step_by(step).collect())
 }
 
 /// Whether the patterns decided a run (content or boilerplate).
@@ -213,4 +236,23 @@ fn decide(run: &mut LabelledRun, content: bool, decision: Decision) {
         PatternClass::Boilerplate
     };
     run.decision = decision;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinning_keeps_every_nth_row_with_its_label() {
+        let rows: Vec<f32> = (0..20).map(|v| v as f32).collect();
+        let labels: Vec<bool> = (0..10).map(|i| i % 3 == 0).collect();
+        let (kept, kept_labels) = thin_out(rows.clone(), labels.clone(), 2, 4);
+        // 10 rows, at most 4: every 3rd row (0, 3, 6, 9).
+        assert_eq!(kept, vec![0.0, 1.0, 6.0, 7.0, 12.0, 13.0, 18.0, 19.0]);
+        assert_eq!(kept_labels, vec![true, true, true, true]);
+        assert_eq!(
+            thin_out(rows.clone(), labels.clone(), 2, 10),
+            (rows, labels)
+        );
+    }
 }
