@@ -88,11 +88,14 @@ pub fn remove_conflicting(
     if n_features == 0 {
         return (Vec::new(), Vec::new());
     }
-    let key = |row: &[f32]| -> Vec<u32> { row.iter().map(|v| v.to_bits()).collect() };
+    let keys: Vec<Vec<u32>> = features
+        .chunks_exact(n_features)
+        .map(|row| row.iter().map(|v| v.to_bits()).collect())
+        .collect();
     // For each distinct vector: whether it was seen as true, as false.
-    let mut seen: BTreeMap<Vec<u32>, (bool, bool)> = BTreeMap::new();
-    for (row, &label) in features.chunks_exact(n_features).zip(labels) {
-        let entry = seen.entry(key(row)).or_default();
+    let mut seen: BTreeMap<&[u32], (bool, bool)> = BTreeMap::new();
+    for (key, &label) in keys.iter().zip(labels) {
+        let entry = seen.entry(key).or_default();
         if label {
             entry.0 = true;
         } else {
@@ -101,8 +104,8 @@ pub fn remove_conflicting(
     }
     let mut kept_rows = Vec::with_capacity(features.len());
     let mut kept_labels = Vec::with_capacity(labels.len());
-    for (row, &label) in features.chunks_exact(n_features).zip(labels) {
-        if seen.get(&key(row)) != Some(&(true, true)) {
+    for ((row, key), &label) in features.chunks_exact(n_features).zip(&keys).zip(labels) {
+        if seen[key.as_slice()] != (true, true) {
             kept_rows.extend_from_slice(row);
             kept_labels.push(label);
         }

@@ -39,8 +39,9 @@ pub(crate) struct PageRuns<'a> {
 ///
 /// - [`ClassifyMethod::Model`]: the model trained offline on ground truth classifies every run.
 ///
-/// Where no forest can be trained, `invalid` runs take the single-page classifier's verdict
-/// on their block. Other methods change nothing.
+/// Per-site learners train on the pattern-decided runs with conflicting vectors removed; where
+/// none can be trained, `invalid` runs take the single-page classifier's verdict on their
+/// block. Other methods change nothing.
 pub(crate) fn reclassify(
     pages: &mut [PageRuns<'_>],
     method: ClassifyMethod,
@@ -63,39 +64,34 @@ pub(crate) fn reclassify(
         | ClassifyMethod::T004
         | ClassifyMethod::T005
         | ClassifyMethod::T006 => {
-            let classifier = Window::train(pages, method, seed);
+            let kind = if method == ClassifyMethod::T006 {
+                Kind::Forest
+            } else {
+                Kind::Neighbours
+            };
+            let classifier = Classifier::train(pages.iter(), Rows::Windows, kind, seed);
             // Pages are independent once the classifier is trained.
             pages.par_iter_mut().for_each(|page| {
-                let width = page.features.window_width;
-                for (i, run) in page.runs.iter_mut().enumerate() {
-                    if run.class != PatternClass::Invalid {
-                        continue;
-                    }
-                    let (content, decision) = match &classifier {
-                        Some(classifier) => (
-                            classifier.predict(&page.features.windows[i * width..(i + 1) * width]),
-                            Decision::Learned,
-                        ),
-                        None => (page.features.single[i], Decision::SinglePage),
-                    };
-                    decide(run, content, decision);
-                }
+                apply(page, classifier.as_ref(), Rows::Windows, is_invalid);
             });
         }
         ClassifyMethod::Joint => {
             for half in 0..2 {
-                let forest = train(
-                    pages
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| i % 2 != half)
-                        .map(|(_, p)| p),
+                let training = pages
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % 2 != half)
+                    .map(|(_, p)| p);
+                let forest = Classifier::train(
+                    training,
+                    Rows::Shallow,
+                    Kind::Forest,
                     seed.wrapping_add(half as u64),
                 );
                 for page in pages.iter_mut().skip(half).step_by(2) {
                     match &forest {
-                        Some(forest) => apply(page, Some(forest), |_| true),
-                        None => apply(page, None, |r| r.class == PatternClass::Invalid),
+                        Some(forest) => apply(page, Some(forest), Rows::Shallow, |_| true),
+                        None => apply(page, None, Rows::Shallow, is_invalid),
                     }
                 }
             }
@@ -104,45 +100,92 @@ pub(crate) fn reclassify(
     }
 }
 
-/// The classifier of T003–T006 over the runs' windows.
-enum Window {
+/// Which of a run's feature rows a per-site classifier reads.
+#[derive(Clone, Copy)]
+enum Rows {
+    /// Table 2.1 for the run and its block, with the extras ([`WIDTH`] values).
+    Shallow,
+    /// The run's neighbourhood window ([`RunFeatures::window_width`] values).
+    Windows,
+}
+
+impl Rows {
+    fn width(self, features: &RunFeatures) -> usize {
+        match self {
+            Self::Shallow => WIDTH,
+            Self::Windows => features.window_width,
+        }
+    }
+
+    /// Run `i`'s row.
+    fn of(self, features: &RunFeatures, i: usize) -> &[f32] {
+        let width = self.width(features);
+        let all = match self {
+            Self::Shallow => &features.rows,
+            Self::Windows => &features.windows,
+        };
+        &all[i * width..(i + 1) * width]
+    }
+}
+
+/// Which learner a per-site classifier is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// k nearest neighbours (T003–T005).
+    Neighbours,
+    /// A random forest (T006, joint).
+    Forest,
+}
+
+/// A classifier trained on one site's pattern-decided runs.
+enum Classifier {
     Neighbours(NearestNeighbours),
     Forest(RandomForest),
 }
 
-impl Window {
-    /// Trained on the pattern-decided runs of `pages` with conflicting vectors removed; `None`
-    /// if too few are left or only one class.
-    fn train(pages: &[PageRuns<'_>], method: ClassifyMethod, seed: u64) -> Option<Self> {
-        let width = pages.first()?.features.window_width;
+impl Classifier {
+    /// Trained on the pattern-decided runs of `pages`, conflicting vectors removed (thesis
+    /// §2.4); `None` if too few are left or only one class.
+    fn train<'p, 'a: 'p>(
+        pages: impl Iterator<Item = &'p PageRuns<'a>>,
+        read: Rows,
+        kind: Kind,
+        seed: u64,
+    ) -> Option<Self> {
+        let mut pages = pages.peekable();
+        let width = read.width(pages.peek()?.features);
         let mut rows: Vec<f32> = Vec::new();
         let mut labels: Vec<bool> = Vec::new();
         for page in pages {
             for (i, run) in page.runs.iter().enumerate() {
-                if is_decided(run) {
-                    rows.extend_from_slice(&page.features.windows[i * width..(i + 1) * width]);
+                if run.decision == Decision::Pattern && !is_invalid(run) {
+                    rows.extend_from_slice(read.of(page.features, i));
                     labels.push(run.class == PatternClass::Content);
                 }
             }
         }
         let (rows, labels) = remove_conflicting(&rows, width, &labels);
-        if !trainable(&labels) {
+        let positives = labels.iter().filter(|&&l| l).count();
+        if labels.len() < MIN_TRAINING_RUNS || positives == 0 || positives == labels.len() {
             return None;
         }
-        if method == ClassifyMethod::T006 {
-            let params = ForestParams {
-                seed,
-                ..ForestParams::default()
-            };
-            return RandomForest::fit(&rows, width, &labels, &params)
-                .ok()
-                .map(Self::Forest);
+        match kind {
+            Kind::Forest => {
+                let params = ForestParams {
+                    seed,
+                    ..ForestParams::default()
+                };
+                RandomForest::fit(&rows, width, &labels, &params)
+                    .ok()
+                    .map(Self::Forest)
+            }
+            Kind::Neighbours => {
+                let (rows, labels) = thin_out(rows, labels, width, MAX_NEIGHBOUR_ROWS);
+                NearestNeighbours::fit(&rows, width, &labels, NearestNeighbours::DEFAULT_K)
+                    .ok()
+                    .map(Self::Neighbours)
+            }
         }
-        let (rows, labels) = thin_out(rows, labels, width, MAX_NEIGHBOUR_ROWS);
-        let k = NearestNeighbours::DEFAULT_K;
-        NearestNeighbours::fit(&rows, width, &labels, k)
-            .ok()
-            .map(Self::Neighbours)
     }
 
     fn predict(&self, row: &[f32]) -> bool {
@@ -169,57 +212,25 @@ fn thin_out(rows: Vec<f32>, labels: Vec<bool>, width: usize, max: usize) -> (Vec
     (kept_rows, labels.into_iter().step_by(step).collect())
 }
 
-/// Whether the patterns decided a run (content or boilerplate).
-fn is_decided(run: &LabelledRun) -> bool {
-    run.decision == Decision::Pattern && run.class != PatternClass::Invalid
+fn is_invalid(run: &LabelledRun) -> bool {
+    run.class == PatternClass::Invalid
 }
 
-/// Whether a learning set is large enough and has both classes.
-fn trainable(labels: &[bool]) -> bool {
-    let positives = labels.iter().filter(|&&l| l).count();
-    labels.len() >= MIN_TRAINING_RUNS && positives > 0 && positives < labels.len()
-}
-
-/// A forest over the decided runs of `pages`, or `None` if there are too few or one class.
-fn train<'p, 'a: 'p>(
-    pages: impl Iterator<Item = &'p PageRuns<'a>>,
-    seed: u64,
-) -> Option<RandomForest> {
-    let mut rows: Vec<f32> = Vec::new();
-    let mut labels: Vec<bool> = Vec::new();
-    for page in pages {
-        for (i, run) in page.runs.iter().enumerate() {
-            if !is_decided(run) {
-                continue;
-            }
-            rows.extend_from_slice(&page.features.rows[i * WIDTH..(i + 1) * WIDTH]);
-            labels.push(run.class == PatternClass::Content);
-        }
-    }
-    if !trainable(&labels) {
-        return None;
-    }
-    let params = ForestParams {
-        seed,
-        ..ForestParams::default()
-    };
-    RandomForest::fit(&rows, WIDTH, &labels, &params).ok()
-}
-
-/// Gives the runs `select` picks the forest's class, or without a forest the single-page
-/// verdict.
+/// Gives the runs `select` picks the classifier's verdict on their `read` row, or without a
+/// classifier the single-page verdict.
 fn apply(
     page: &mut PageRuns<'_>,
-    forest: Option<&RandomForest>,
+    classifier: Option<&Classifier>,
+    read: Rows,
     select: impl Fn(&LabelledRun) -> bool,
 ) {
     for (i, run) in page.runs.iter_mut().enumerate() {
         if !select(run) {
             continue;
         }
-        let (content, decision) = match forest {
-            Some(forest) => (
-                forest.predict(&page.features.rows[i * WIDTH..(i + 1) * WIDTH]),
+        let (content, decision) = match classifier {
+            Some(classifier) => (
+                classifier.predict(read.of(page.features, i)),
                 Decision::Learned,
             ),
             None => (page.features.single[i], Decision::SinglePage),

@@ -6,13 +6,12 @@
 use std::collections::BTreeMap;
 
 use dbce_annotate::LabelledRun;
-use dbce_classify::{FEATURE_NAMES, UnitFeatures, class_hash, push_features, tag_name_id};
+use dbce_classify::{
+    BlockConfig, FEATURE_NAMES, UnitFeatures, class_hash, push_features, tag_name_id,
+};
 use dbce_dom::{Document, NodeId, NodeKind, NodeRef};
 
 use crate::features::run_unit;
-
-/// Boilerpipe's wrap width, for the text density of an element.
-const WRAP_WIDTH: u32 = 80;
 
 /// The window rows of a page's runs: `runs.len()` rows of `layers × FEATURE_NAMES.len()`
 /// values (`layers` from 1 to 3).
@@ -138,10 +137,11 @@ impl ElementStats {
             self.linked_words[i].min(self.words[i]),
             self.text_len[i],
         );
-        let text_density = if len <= WRAP_WIDTH {
+        let width = BlockConfig::default().wrap_width;
+        let text_density = if len <= width {
             words as f32
         } else {
-            words as f32 * WRAP_WIDTH as f32 / len as f32
+            words as f32 * width as f32 / len as f32
         };
         UnitFeatures {
             name_id: element.name().map_or(1, tag_name_id),
