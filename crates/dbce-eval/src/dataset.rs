@@ -137,7 +137,8 @@ impl Dataset {
             self.pages.push(DatasetPage {
                 ground_truth: read_text(&gt_path)?,
                 id: meta.id,
-                url: meta.url.flatten(),
+                // An empty URL is no URL: the page stands alone.
+                url: meta.url.flatten().filter(|u| !u.trim().is_empty()),
                 site: meta.site,
                 html_path,
             });
