@@ -24,14 +24,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::pages_path;
-use crate::features::{MODEL_WIDTH, RunFeatures, model_row};
+use crate::features::{MODEL_WIDTH, RunFeatures, model_row, run_unit};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, BUCKETS, LshBucket};
+use crate::judge::{Judge, PageEvidence, Route, fallback_order};
 use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
 use crate::reclassify::{PageRuns, reclassify};
 use crate::shard::{PartitionStart, start_partition};
-use crate::single::single_page_runs;
+use crate::single::{BlockVerdicts, single_page_runs};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, StageError, StageReport};
 use dbce_forest::RandomForest;
@@ -44,7 +45,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 1,
+    version: 2,
 };
 
 /// How a page's runs were classified.
@@ -54,6 +55,30 @@ pub enum Method {
     Cross,
     /// Alone, by the single-page classifier: it had no partner.
     Single,
+}
+
+/// Why a page's text is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EmptyReason {
+    /// The page shows no words at all.
+    NoText,
+    /// Every route (cross, both, single-page classifier, densest block) leaves it empty: all its
+    /// words are boilerplate to each, and its densest block is mostly links (method `evidence`).
+    EveryRouteEmpty,
+    /// The method keeps none of its words and, unlike `evidence`, tries no other route.
+    MethodKeptNothing,
+}
+
+impl EmptyReason {
+    /// The reason's name in the JSONL output (`empty_reason`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::NoText => "no-text",
+            Self::EveryRouteEmpty => "every-route-empty",
+            Self::MethodKeptNothing => "method-kept-nothing",
+        }
+    }
 }
 
 /// The members of a page's cross by record id, with the estimated template similarity of each.
@@ -91,6 +116,10 @@ pub struct AnnotatedPage {
     pub text: String,
     /// How it was classified.
     pub method: Method,
+    /// The route whose verdicts make its text.
+    pub decided_by: Route,
+    /// Why its text is empty; `None` when it is not.
+    pub empty_reason: Option<EmptyReason>,
     /// Its cross, for [`Method::Cross`].
     pub cross: Option<CrossMembers>,
     /// Its runs in document order.
@@ -108,6 +137,10 @@ pub struct TrainingRuns {
     pub texts: Vec<String>,
     /// `texts.len()` rows of [`MODEL_WIDTH`](crate::features::MODEL_WIDTH) values.
     pub rows: Vec<f32>,
+    /// What the judge of method `evidence` reads of the page ([`PageEvidence`]).
+    pub evidence: Vec<f32>,
+    /// The page's text by each route of [`Route::JUDGED`], in that order.
+    pub route_texts: Vec<String>,
 }
 
 impl AnnotatedPage {
@@ -154,6 +187,9 @@ pub fn run_annotate(
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| crate::model::load(config.annotate.model.as_deref()))
         .transpose()?;
+    let judge = (config.annotate.method == ClassifyMethod::Evidence)
+        .then(|| Judge::load(config.annotate.judge.as_deref()))
+        .transpose()?;
     let words = page_words(work, partition, read.shards, &pages)?;
     let crosses = plan_crosses(
         &pages,
@@ -169,6 +205,7 @@ pub fn run_annotate(
         let step = SiteStep {
             words: &words,
             model: model.as_ref(),
+            judge: judge.as_ref(),
             pages: &pages,
             crosses: &crosses,
             fetcher: &fetcher,
@@ -298,6 +335,8 @@ struct SiteStep<'a> {
     words: &'a [Option<Vec<WordId>>],
     /// The trained run model, for method `model`.
     model: Option<&'a RandomForest>,
+    /// The page-level judge, for method `evidence`.
+    judge: Option<&'a Judge>,
     pages: &'a [PageRef],
     crosses: &'a [Option<PlannedCross>],
     fetcher: &'a PageFetcher,
@@ -314,6 +353,10 @@ struct Draft {
     features: Option<RunFeatures>,
     /// Rows for the trained model, when the method or training needs them.
     model_rows: Option<Vec<f32>>,
+    /// What the judge reads and each judged route's text, when training.
+    judged: Option<(PageEvidence, Vec<String>)>,
+    /// The route whose verdicts the runs' classes are, so far.
+    decided_by: Route,
     title: String,
 }
 
@@ -412,6 +455,7 @@ impl SiteStep<'_> {
         let (_, doc) = self.parse(index)?;
         let tokens = PageTokens::read(&doc);
         let method = self.config.annotate.method;
+        let single_page = &self.config.annotate.single_page;
         // A cross member that could not be read back is left out of the cross.
         let planned = self.crosses[index]
             .as_ref()
@@ -420,16 +464,34 @@ impl SiteStep<'_> {
                 let cross = restrict(planned.cross, |j| words.contains_key(&j))?;
                 Some((cross, planned))
             });
+        let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
-            let runs = single_page_runs(&doc, &tokens, &self.config.annotate.single_page);
+            let mut runs = single_page_runs(&doc, &tokens, single_page);
+            let layout = RunLayout::of(&doc, &runs);
+            let mut decided_by = Route::Single;
+            if method == ClassifyMethod::Evidence {
+                let verdicts = BlockVerdicts::of(&doc, single_page);
+                let single: Vec<bool> = runs
+                    .iter()
+                    .map(|r| r.class == PatternClass::Content)
+                    .collect();
+                let densest: Vec<bool> = runs.iter().map(|r| verdicts.in_densest(&r.run)).collect();
+                decided_by = settle(
+                    &mut runs,
+                    &layout,
+                    &[(Route::Single, single), (Route::Densest, densest)],
+                );
+            }
             return Ok(Draft {
                 index,
                 cross: None,
-                layout: RunLayout::of(&doc, &runs),
+                layout,
                 runs,
                 features: None,
                 model_rows: None,
-                title: doc.title().unwrap_or_default().to_owned(),
+                judged: None,
+                decided_by,
+                title,
             });
         };
         let member_words: Vec<(CrossRole, &[WordId])> = cross
@@ -443,7 +505,7 @@ impl SiteStep<'_> {
             ClassifyMethod::T002 => InvalidMode::AsBoilerplate,
             _ => InvalidMode::Keep,
         };
-        let runs = classify_runs(&runs, cross.bits(), mode);
+        let mut runs = classify_runs(&runs, cross.bits(), mode);
         let members = CrossMembers {
             bits: cross.bits(),
             members: cross
@@ -456,38 +518,71 @@ impl SiteStep<'_> {
                 })
                 .collect(),
         };
-        let wants_model = method == ClassifyMethod::Model || self.config.annotate.training;
-        let features = (wants_model || method.learns_per_site()).then(|| {
-            RunFeatures::of(
-                &doc,
-                &runs,
-                &self.config.annotate.single_page,
-                method.window_layers(),
-            )
-        });
+        let similarity = |role| {
+            members
+                .members
+                .iter()
+                .find(|(r, _, _)| *r == role)
+                .map_or(0.0, |(_, _, s)| *s)
+        };
+        let similarity = [similarity(CrossRole::Up), similarity(CrossRole::Down)];
+        let training = self.config.annotate.training;
+        let wants_model = method == ClassifyMethod::Model || training;
+        let features = (wants_model || method.learns_per_site())
+            .then(|| RunFeatures::of(&doc, &runs, single_page, method.window_layers()));
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
-            let similarity = |role| {
-                members
-                    .members
-                    .iter()
-                    .find(|(r, _, _)| *r == role)
-                    .map_or(0.0, |(_, _, s)| *s)
-            };
-            let similarity = [similarity(CrossRole::Up), similarity(CrossRole::Down)];
             let mut rows = Vec::with_capacity(runs.len() * MODEL_WIDTH);
             for (i, run) in runs.iter().enumerate() {
                 model_row(features, i, run, cross.bits(), similarity, &mut rows);
             }
             rows
         });
+        let layout = RunLayout::of(&doc, &runs);
+        let mut decided_by = match method {
+            ClassifyMethod::Model => Route::Learned,
+            m if m.learns_per_site() => Route::Site,
+            _ => Route::Cross,
+        };
+        let mut judged = None;
+        if method == ClassifyMethod::Evidence || training {
+            let verdicts = BlockVerdicts::of(&doc, single_page);
+            let single: Vec<bool> = runs.iter().map(|r| verdicts.keeps(&r.run)).collect();
+            let linked: Vec<bool> = runs.iter().map(|r| run_unit(&doc, r).1).collect();
+            let evidence = PageEvidence::of(&runs, &single, &linked, cross.bits(), similarity);
+            let routes: Vec<(Route, Vec<bool>)> = Route::JUDGED
+                .into_iter()
+                .map(|route| (route, route_verdicts(route, &runs, &single)))
+                .collect();
+            if training {
+                let texts = routes
+                    .iter()
+                    .map(|(_, keep)| layout.text(|i| keep[i]))
+                    .collect();
+                judged = Some((evidence, texts));
+            }
+            if let Some(judge) = self.judge.filter(|_| method == ClassifyMethod::Evidence) {
+                let chosen = judge.choose(&evidence);
+                let densest: Vec<bool> = runs.iter().map(|r| verdicts.in_densest(&r.run)).collect();
+                let order: Vec<(Route, Vec<bool>)> = fallback_order(chosen)
+                    .into_iter()
+                    .map(|route| match routes.iter().find(|(r, _)| *r == route) {
+                        Some(found) => found.clone(),
+                        None => (route, densest.clone()),
+                    })
+                    .collect();
+                decided_by = settle(&mut runs, &layout, &order);
+            }
+        }
         Ok(Draft {
             index,
             cross: Some(members),
-            layout: RunLayout::of(&doc, &runs),
+            layout,
             runs,
             features,
             model_rows,
-            title: doc.title().unwrap_or_default().to_owned(),
+            judged,
+            decided_by,
+            title,
         })
     }
 
@@ -509,24 +604,86 @@ impl SiteStep<'_> {
         };
         page.signature = Vec::new();
         let runs = &draft.runs;
-        let training = self.config.annotate.training.then(|| TrainingRuns {
-            texts: draft.layout.pieces().map(str::to_owned).collect(),
-            rows: draft.model_rows.clone().unwrap_or_default(),
+        let training = self.config.annotate.training.then(|| {
+            let (evidence, route_texts) = draft
+                .judged
+                .clone()
+                .map(|(e, texts)| (e.0.to_vec(), texts))
+                .unwrap_or_default();
+            TrainingRuns {
+                texts: draft.layout.pieces().map(str::to_owned).collect(),
+                rows: draft.model_rows.clone().unwrap_or_default(),
+                evidence,
+                route_texts,
+            }
         });
         let method = draft.method();
+        let text = draft
+            .layout
+            .text(|i| runs[i].class == PatternClass::Content);
+        let empty_reason = if !text.is_empty() {
+            None
+        } else if draft.layout.pieces().all(str::is_empty) {
+            Some(EmptyReason::NoText)
+        } else if self.config.annotate.method == ClassifyMethod::Evidence {
+            Some(EmptyReason::EveryRouteEmpty)
+        } else {
+            Some(EmptyReason::MethodKeptNothing)
+        };
         Ok(AnnotatedPage {
             page,
             title: draft.title,
-            text: draft
-                .layout
-                .text(|i| runs[i].class == PatternClass::Content),
+            text,
             method,
+            decided_by: draft.decided_by,
+            empty_reason,
             cross: draft.cross,
             runs: runs.iter().map(run_label).collect(),
             annotated_html: annotated,
             training: training.filter(|t| !t.rows.is_empty()),
         })
     }
+}
+
+/// Which runs `route` keeps, from the patterns' classes and the single-page verdicts.
+fn route_verdicts(route: Route, runs: &[LabelledRun], single: &[bool]) -> Vec<bool> {
+    runs.iter()
+        .zip(single)
+        .map(|(run, &single)| match route {
+            Route::Cross => match run.class {
+                PatternClass::Content => true,
+                PatternClass::Boilerplate => false,
+                PatternClass::Invalid => single,
+            },
+            Route::Agree => run.class == PatternClass::Content && single,
+            _ => single,
+        })
+        .collect()
+}
+
+/// Gives the runs the verdicts of the first route of `routes` whose text is not empty (the last
+/// route if none has text) and returns that route. A run whose class the route keeps keeps
+/// its decision; the others are decided by the single-page classifier.
+fn settle(runs: &mut [LabelledRun], layout: &RunLayout, routes: &[(Route, Vec<bool>)]) -> Route {
+    let Some(last) = routes.last() else {
+        return Route::Single;
+    };
+    let (route, keep) = routes
+        .iter()
+        .find(|(_, keep)| !layout.text(|i| keep[i]).is_empty())
+        .unwrap_or(last);
+    for (run, &content) in runs.iter_mut().zip(keep) {
+        let class = if content {
+            PatternClass::Content
+        } else {
+            PatternClass::Boilerplate
+        };
+        if run.class != class {
+            run.class = class;
+            run.decision = Decision::SinglePage;
+        }
+    }
+    *route
 }
 
 fn run_label(run: &LabelledRun) -> RunLabel {
@@ -560,6 +717,68 @@ fn restrict(cross: Cross<usize>, keep: impl Fn(usize) -> bool) -> Option<Cross<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dbce_dom::SanitizeConfig;
+
+    fn runs_of(doc: &Document) -> Vec<LabelledRun> {
+        annotate(&PageTokens::read(doc), &[])
+            .into_iter()
+            .map(|run| LabelledRun {
+                run,
+                class: PatternClass::Boilerplate,
+                decision: Decision::Pattern,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_first_route_with_text_decides() {
+        let doc = Document::parse(
+            "<body><p>one two three</p><p>four five</p></body>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        let mut runs = runs_of(&doc);
+        assert_eq!(runs.len(), 2);
+        let layout = RunLayout::of(&doc, &runs);
+        let routes = [
+            (Route::Cross, vec![false, false]),
+            (Route::Single, vec![false, true]),
+            (Route::Densest, vec![true, false]),
+        ];
+        assert_eq!(settle(&mut runs, &layout, &routes), Route::Single);
+        assert_eq!(runs[1].class, PatternClass::Content);
+        assert_eq!(runs[1].decision, Decision::SinglePage);
+        assert_eq!(runs[0].class, PatternClass::Boilerplate);
+        assert_eq!(runs[0].decision, Decision::Pattern);
+        let nothing = [
+            (Route::Cross, vec![false; 2]),
+            (Route::Densest, vec![false; 2]),
+        ];
+        assert_eq!(settle(&mut runs, &layout, &nothing), Route::Densest);
+        assert!(runs.iter().all(|r| r.class == PatternClass::Boilerplate));
+    }
+
+    #[test]
+    fn routes_read_the_patterns_and_the_single_page_verdicts() {
+        let doc = Document::parse(
+            "<body><p>a b</p><p>c d</p><p>e f</p></body>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        let mut runs = runs_of(&doc);
+        runs[0].class = PatternClass::Content;
+        runs[1].class = PatternClass::Invalid;
+        let single = [false, true, true];
+        assert_eq!(
+            route_verdicts(Route::Cross, &runs, &single),
+            [true, true, false]
+        );
+        assert_eq!(
+            route_verdicts(Route::Agree, &runs, &single),
+            [false, false, false]
+        );
+        assert_eq!(route_verdicts(Route::Single, &runs, &single), single);
+    }
 
     #[test]
     fn restrict_promotes_down_when_up_is_missing() {

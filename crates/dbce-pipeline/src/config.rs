@@ -51,13 +51,18 @@ pub enum ClassifyMethod {
     /// A random forest trained offline on ground truth (`dbce train`) classifies every run of a
     /// cross page from its shallow features, its occurrence bits, its pattern class and the
     /// partners' similarity: the model in `annotate.model`, or the one built into dbce.
-    #[default]
     Model,
+    /// The diff decides, and a page-level judge trained on ground truth (`dbce train --judge`)
+    /// weighs it against the single-page classifier: per cross page it takes the runs the
+    /// patterns keep, those both keep, or the single-page verdict (`crate::judge`). A page
+    /// whose route yields no text takes the next route that yields some.
+    #[default]
+    Evidence,
 }
 
 impl ClassifyMethod {
     /// Every method, for evaluation.
-    pub const ALL: [ClassifyMethod; 9] = [
+    pub const ALL: [ClassifyMethod; 10] = [
         Self::T001,
         Self::T002,
         Self::T003,
@@ -67,6 +72,7 @@ impl ClassifyMethod {
         Self::Joint,
         Self::Single,
         Self::Model,
+        Self::Evidence,
     ];
 
     /// The method's name in configuration files and reports.
@@ -81,6 +87,7 @@ impl ClassifyMethod {
             Self::Joint => "joint",
             Self::Single => "single",
             Self::Model => "model",
+            Self::Evidence => "evidence",
         }
     }
 
@@ -91,7 +98,9 @@ impl ClassifyMethod {
             Self::T003 => 1,
             Self::T004 => 2,
             Self::T005 | Self::T006 => 3,
-            Self::T001 | Self::T002 | Self::Joint | Self::Single | Self::Model => 0,
+            Self::T001 | Self::T002 | Self::Joint | Self::Single | Self::Model | Self::Evidence => {
+                0
+            }
         }
     }
 
@@ -105,8 +114,8 @@ impl ClassifyMethod {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AnnotateConfig {
-    /// How runs are classified: `t001` to `t006`, `joint`, `single` or `model`. By
-    /// default, `model` (the built-in run model, `docs/RESULTS.md`).
+    /// How runs are classified: `t001` to `t006`, `joint`, `single`, `model` or `evidence`.
+    /// By default, `evidence` (the diff weighed by the built-in judge, `docs/RESULTS.md`).
     pub method: ClassifyMethod,
     /// Seed of the random forests.
     pub seed: u64,
@@ -129,6 +138,9 @@ pub struct AnnotateConfig {
     /// The run model of method `model` (a file written by `dbce train`); by default the model
     /// built into dbce.
     pub model: Option<std::path::PathBuf>,
+    /// The judge of method `evidence` (a file written by `dbce train --judge`); by default the
+    /// judge built into dbce.
+    pub judge: Option<std::path::PathBuf>,
     /// Keep every cross page's run texts and model features in the stage's output, for
     /// `dbce train`. By default, off.
     pub training: bool,
@@ -144,6 +156,7 @@ impl Default for AnnotateConfig {
             min_partner_similarity: 0.0,
             annotated_html: false,
             model: None,
+            judge: None,
             training: false,
         }
     }

@@ -47,6 +47,15 @@ pub struct TextRecord {
     pub text: String,
     /// `cross` or `single`.
     pub method: String,
+    /// The route whose verdicts make the text: `cross` (the diff's patterns), `agree` (what
+    /// both the cross and the single-page classifier keep), `learned` (the run model), `site`
+    /// (a per-site classifier, T003–T006 and `joint`), `single` (the single-page classifier)
+    /// or `densest` (the densest block, when every other route left the page empty).
+    pub decided_by: String,
+    /// Why `text` is empty (`no-text`, `every-route-empty`, `method-kept-nothing`); absent when
+    /// it is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_reason: Option<String>,
     /// The cross members: role → record id and estimated template similarity.
     pub cross: BTreeMap<String, CrossMember>,
     /// Runs per label.
@@ -121,6 +130,8 @@ impl TextRecord {
                 boilerplate: page.count(PatternClass::Boilerplate),
                 invalid: page.count(PatternClass::Invalid),
             },
+            decided_by: page.decided_by.name().to_owned(),
+            empty_reason: page.empty_reason.map(|r| r.name().to_owned()),
             source: SourceCoordinates {
                 file: file.to_owned(),
                 offset: page.page.source.offset,

@@ -28,6 +28,7 @@ pub mod fetch;
 pub mod finish;
 pub mod group;
 pub mod html;
+pub mod judge;
 pub mod model;
 pub mod page;
 pub mod read;

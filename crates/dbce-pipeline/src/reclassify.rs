@@ -96,7 +96,10 @@ pub(crate) fn reclassify(
                 }
             }
         }
-        ClassifyMethod::T001 | ClassifyMethod::T002 | ClassifyMethod::Single => {}
+        ClassifyMethod::T001
+        | ClassifyMethod::T002
+        | ClassifyMethod::Single
+        | ClassifyMethod::Evidence => {}
     }
 }
 

@@ -29,7 +29,7 @@ pub(crate) enum PartitionStart {
     /// Done by an earlier run.
     Done(StageReport),
     /// To run; the manifest of the last of the required stages.
-    Run(Manifest),
+    Run(Box<Manifest>),
 }
 
 /// The common start of a step over one partition: the `earlier` stages and `last` are complete
@@ -70,5 +70,5 @@ pub(crate) fn start_partition(
     if work.is_done(stage, partition) {
         return Ok(PartitionStart::Done(work.report(stage, partition)?));
     }
-    Ok(PartitionStart::Run(previous))
+    Ok(PartitionStart::Run(Box::new(previous)))
 }

@@ -1,8 +1,9 @@
-//! Pages without a cross: runs labelled by the single-page classifier of their text blocks.
+//! The single-page classifier's verdict on runs: for pages without a cross, and as one of the
+//! routes a cross page's judge weighs ([`crate::judge`]).
 
 use std::collections::BTreeMap;
 
-use dbce_annotate::{Decision, LabelledRun, PageTokens, PatternClass, annotate};
+use dbce_annotate::{Decision, LabelledRun, PageTokens, PatternClass, Run, annotate};
 use dbce_classify::{SinglePageMethod, text_blocks};
 use dbce_dom::{Document, NodeId};
 
@@ -13,23 +14,66 @@ pub(crate) fn single_page_runs(
     tokens: &PageTokens,
     method: &SinglePageMethod,
 ) -> Vec<LabelledRun> {
-    let blocks = text_blocks(doc);
-    let content = method.classify_page(doc, &blocks);
-    let block_of: BTreeMap<NodeId, bool> = blocks
-        .iter()
-        .zip(&content)
-        .flat_map(|(block, &keep)| block.nodes.iter().map(move |&node| (node, keep)))
-        .collect();
-    annotate(tokens, &[])
-        .into_iter()
+    let runs = annotate(tokens, &[]);
+    let verdicts = BlockVerdicts::of(doc, method);
+    runs.into_iter()
         .map(|run| LabelledRun {
-            run,
-            class: if block_of.get(&run.node).copied().unwrap_or(false) {
+            class: if verdicts.keeps(&run) {
                 PatternClass::Content
             } else {
                 PatternClass::Boilerplate
             },
+            run,
             decision: Decision::SinglePage,
         })
         .collect()
+}
+
+/// What the single-page classifier says of each text block of a page, by the text nodes the
+/// blocks hold.
+pub(crate) struct BlockVerdicts {
+    /// Per text node: its block's index.
+    block_of: BTreeMap<NodeId, usize>,
+    /// Per block: kept by the classifier.
+    kept: Vec<bool>,
+    /// Of the blocks with less than half their words in links, the one with the most words
+    /// (the first of equals).
+    densest: Option<usize>,
+}
+
+impl BlockVerdicts {
+    /// The verdicts of `method` on the blocks of `doc`.
+    pub(crate) fn of(doc: &Document, method: &SinglePageMethod) -> Self {
+        let blocks = text_blocks(doc);
+        let kept = method.classify_page(doc, &blocks);
+        let block_of = blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(b, block)| block.nodes.iter().map(move |&node| (node, b)))
+            .collect();
+        let densest = blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.link_density < 0.5)
+            .max_by(|(i, a), (j, b)| a.words.cmp(&b.words).then(j.cmp(i)))
+            .map(|(i, _)| i);
+        Self {
+            block_of,
+            kept,
+            densest,
+        }
+    }
+
+    /// Whether the run's block is kept (a run outside every block is not).
+    pub(crate) fn keeps(&self, run: &Run) -> bool {
+        self.block_of.get(&run.node).is_some_and(|&b| self.kept[b])
+    }
+
+    /// Whether the run lies in the page's densest block (of the blocks with less than half
+    /// their words in links, the one with the most words): the last resort of a page every
+    /// other route leaves empty.
+    pub(crate) fn in_densest(&self, run: &Run) -> bool {
+        self.densest
+            .is_some_and(|d| self.block_of.get(&run.node) == Some(&d))
+    }
 }

@@ -132,3 +132,46 @@ fn every_cross_shape_and_its_classes() {
         }
     }
 }
+
+/// The default method: every page keeps its story and says which route decided; where the
+/// diff decided, the template's chrome is dropped.
+#[test]
+fn evidence_keeps_the_stories_and_says_who_decided() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("shapes.warc.gz");
+    archive(&input);
+    let config = Config::default();
+    assert_eq!(config.annotate.method, ClassifyMethod::Evidence);
+    let out = dir.path().join("out");
+    let work = WorkDir::new(dir.path().join("work"));
+    run_local(&work, &config, &[input], &out, 2, &|_, _, _| {}).unwrap();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(out.join("text")).unwrap() {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(entry.unwrap().path()).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        for line in text.lines() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            let i: usize = record["id"].as_str().unwrap()[10..]
+                .trim_end_matches('>')
+                .parse()
+                .unwrap();
+            let story = PAGES[i].3;
+            let text = record["text"].as_str().unwrap();
+            assert!(text.contains(story), "page {i} lost its story: {text:?}");
+            let route = record["decided_by"].as_str().unwrap();
+            assert!(
+                ["cross", "agree", "single"].contains(&route),
+                "page {i} decided by {route}"
+            );
+            // What the diff decides drops the template's chrome.
+            if route != "single" {
+                assert!(!text.contains("Copyright Example"), "page {i}: {text:?}");
+            }
+            assert!(record.get("empty_reason").is_none());
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, PAGES.len());
+}

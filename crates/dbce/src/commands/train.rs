@@ -1,13 +1,16 @@
-//! `dbce train`: a run model for method `model`, from archives and datasets with ground truth.
+//! `dbce train`: a run model for method `model`, or (`--judge`) the page-level judge of method
+//! `evidence`, from archives and datasets with ground truth.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use dbce_annotate::SequenceMatcher;
+use dbce_eval::RougeScorer;
 use dbce_forest::{ForestParams, RandomForest};
 use dbce_pipeline::annotate::{ANNOTATED, AnnotatedPage};
 use dbce_pipeline::artifact::ArtifactReader;
+use dbce_pipeline::judge::{EVIDENCE_NAMES, JudgeSample, PageEvidence, fit_judge, validate_judge};
 use dbce_pipeline::{ClassifyMethod, model};
 
 use super::config::ConfigArgs;
@@ -24,6 +27,15 @@ pub(crate) struct Args {
     /// Where to write the model.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Train the page-level judge of method `evidence` instead of the run model, and print
+    /// its leave-one-group-out validation (groups: each dataset, and each site of the
+    /// generated archives, i.e. each site profile).
+    #[arg(long)]
+    judge: bool,
+    /// With `--judge`: also write every training page's group, evidence and route F1s to this
+    /// JSONL file, for analysis.
+    #[arg(long, value_name = "FILE", requires = "judge")]
+    samples: Option<PathBuf>,
     /// Trees in the forest.
     #[arg(long, default_value_t = 32)]
     trees: u32,
@@ -50,13 +62,19 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     let mut rows: Vec<f32> = Vec::new();
     let mut labels: Vec<bool> = Vec::new();
-    for target in targets(&args.datasets, &args.archive, scratch.path())? {
+    let mut judged: Vec<JudgeSample> = Vec::new();
+    let mut groups: Vec<String> = Vec::new();
+    let mut scorer = RougeScorer::new();
+    let all = targets(&args.datasets, &args.archive, scratch.path())?;
+    for (t, target) in all.iter().enumerate() {
+        let generated = t >= args.datasets.len();
         let (work, _) = run_target(
-            &target,
+            target,
             &config,
             &scratch.path().join(&target.name).join("train"),
         )?;
         let before = labels.len();
+        let pages_before = judged.len();
         for partition in 0..config.lsh.partitions {
             let path = work.path("annotate", format!("pages/{partition:05}.bin"));
             for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
@@ -75,17 +93,39 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                     page.runs.len(),
                     page.method
                 );
+                if args.judge {
+                    let evidence = PageEvidence(training.evidence.as_slice().try_into()?);
+                    let f1 = [0, 1, 2].map(|r| scorer.score(truth, &training.route_texts[r]).f1);
+                    judged.push(JudgeSample { evidence, f1 });
+                    groups.push(if generated {
+                        format!("generated site {}", page.page.site.0)
+                    } else {
+                        target.name.clone()
+                    });
+                    continue;
+                }
                 labels.extend(label_runs(&training.texts, truth, args.min_aligned));
                 rows.extend(training.rows);
             }
         }
         let added = &labels[before..];
-        eprintln!(
-            "dbce: {}: {} runs, {} content",
-            target.name,
-            added.len(),
-            added.iter().filter(|&&l| l).count()
-        );
+        if args.judge {
+            eprintln!(
+                "dbce: {}: {} cross pages",
+                target.name,
+                judged.len() - pages_before
+            );
+        } else {
+            eprintln!(
+                "dbce: {}: {} runs, {} content",
+                target.name,
+                added.len(),
+                added.iter().filter(|&&l| l).count()
+            );
+        }
+    }
+    if args.judge {
+        return train_judge(args, &judged, &groups, config.annotate.seed);
     }
     anyhow::ensure!(
         !labels.is_empty(),
@@ -112,6 +152,63 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         forest.n_nodes(),
         labels.len(),
         correct as f64 / labels.len() as f64,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Validates the judge leave-one-group-out, prints the table, and writes the judge trained on
+/// every sample.
+fn train_judge(
+    args: &Args,
+    samples: &[JudgeSample],
+    groups: &[String],
+    seed: u64,
+) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        !samples.is_empty(),
+        "no cross page with ground truth to learn from"
+    );
+    let params = ForestParams {
+        trees: args.trees,
+        max_depth: args.depth,
+        min_samples_leaf: 5,
+        seed,
+        ..ForestParams::default()
+    };
+    if let Some(path) = &args.samples {
+        let mut lines = String::new();
+        for (sample, group) in samples.iter().zip(groups) {
+            let evidence: serde_json::Map<String, serde_json::Value> = EVIDENCE_NAMES
+                .iter()
+                .zip(sample.evidence.0)
+                .map(|(name, v)| ((*name).to_owned(), serde_json::json!(v)))
+                .collect();
+            let line = serde_json::json!({"group": group, "evidence": evidence, "f1": sample.f1});
+            lines.push_str(&line.to_string());
+            lines.push('\n');
+        }
+        std::fs::write(path, lines).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let scores = validate_judge(samples, groups, &params)?;
+    println!(
+        "| group | pages | cross | agree | single | judge, held out | judge, in-sample | oracle |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for s in &scores {
+        println!(
+            "| {} | {} | {:.3} | {:.3} | {:.3} | **{:.3}** | {:.3} | {:.3} |",
+            s.group, s.pages, s.fixed[0], s.fixed[1], s.fixed[2], s.held_out, s.in_sample, s.oracle
+        );
+    }
+    let all: Vec<&JudgeSample> = samples.iter().collect();
+    let judge = fit_judge(&all, &params)?;
+    let bytes = judge.encode().map_err(anyhow::Error::msg)?;
+    std::fs::write(&args.out, bytes)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    eprintln!(
+        "dbce: judge trained on {} cross pages, written to {}",
+        samples.len(),
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
