@@ -7,8 +7,8 @@
 //!   empty-text conventions), with a bit-parallel LCS. Parity is checked by
 //!   `tests/rouge_golden.rs` against `testdata/rouge/golden.json`, written by
 //!   `scripts/rouge-golden.py` with `score.py` itself;
-//! - [`Dataset`] and [`DatasetPage`]: an evaluation dataset (`meta.jsonl`, `html/<id>.html`,
-//!   `gt/<id>.txt`) read by [`Dataset::load`], which reports pages with a [`MissingFile`];
+//! - [`Dataset`] and [`DatasetPage`]: an evaluation dataset (`meta.jsonl`, `html/<id>.html` or
+//!   `html/<id>.html.gz`, `gt/<id>.txt`, an optional `page_type` per page) read by [`Dataset::load`], which reports pages with a [`MissingFile`];
 //!   [`Dataset::write_warc`] writes it as one WARC file of `response` records and returns the
 //!   [`WarcMap`] from record ids to page ids; [`Dataset::splits`] tells pages whose site has
 //!   other pages ([`Split::Multi`]) from pages alone ([`Split::Alone`]);
