@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer};
 
-use crate::EvalError;
 use crate::report::Split;
+use crate::{EvalError, TruthPage};
 
 /// An evaluation dataset: pages with their HTML file and ground-truth text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,6 +202,25 @@ impl DatasetPage {
             .read_to_end(&mut html)
             .map_err(EvalError::io(path))?;
         Ok(html)
+    }
+}
+
+impl Dataset {
+    /// Every page with its ground truth, record id, split and type, in the order of
+    /// [`Dataset::pages`].
+    pub fn truth_pages(&self) -> Vec<TruthPage> {
+        self.pages
+            .iter()
+            .zip(self.splits())
+            .map(|(page, split)| TruthPage {
+                dataset: self.name.clone(),
+                page_id: page.id.clone(),
+                record_id: self.record_id(page),
+                split,
+                page_type: page.page_type.clone(),
+                text: page.ground_truth.clone(),
+            })
+            .collect()
     }
 }
 
