@@ -61,7 +61,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             let path = work.path("annotate", format!("pages/{partition:05}.bin"));
             for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
                 let page = page?;
-                let (Some(training), Some((truth, _))) =
+                let (Some(training), Some(truth)) =
                     (page.training, target.truth.get(&page.page.record_id))
                 else {
                     continue;
@@ -75,7 +75,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                     page.runs.len(),
                     page.method
                 );
-                labels.extend(label_runs(&training.texts, truth, args.min_aligned));
+                labels.extend(label_runs(&training.texts, &truth.text, args.min_aligned));
                 rows.extend(training.rows);
             }
         }
