@@ -66,7 +66,7 @@ mod truth;
 pub use archive::{EVAL_WARC_DATE, WarcMap};
 pub use dataset::{Dataset, DatasetPage, FileKind, MissingFile};
 pub use error::EvalError;
-pub use page::{PageScore, RunNotes, TruthPage};
+pub use page::{FOUND_CONTENT_MIN_F1, PageScore, RunNotes, TruthPage};
 pub use peer::{Peer, PeerTexts};
 pub use report::{Mean, MethodScores, ORACLE, RowKind, Split, SummaryRow};
 pub use rouge::{

@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 use crate::report::Split;
 use crate::{RougeScorer, Scores, tokenize};
 
+/// The F1 from which an extractor counts as having found a page's content
+/// ([`PageScore::found_content`]).
+pub const FOUND_CONTENT_MIN_F1: f64 = 0.5;
+
 /// A page with ground truth, as scoring needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TruthPage {
@@ -107,10 +111,11 @@ impl PageScore {
         self.empty && !self.truth_empty
     }
 
-    /// The extractor found some of the page's main content: its text is not empty and shares
-    /// words with a non-empty truth.
+    /// The extractor found the page's main content: its text scores at least
+    /// [`FOUND_CONTENT_MIN_F1`] against a non-empty truth (a few stray true words in a menu
+    /// do not count).
     pub fn found_content(&self) -> bool {
-        !self.empty && !self.truth_empty && self.scores.recall > 0.0
+        !self.empty && !self.truth_empty && self.scores.f1 >= FOUND_CONTENT_MIN_F1
     }
 }
 
@@ -150,6 +155,14 @@ mod tests {
         assert!(blank.emptied() && !blank.found_content());
         let wrong = page.score(&mut scorer, "t001", false, "Menu", RunNotes::default());
         assert!(!wrong.emptied() && !wrong.found_content());
+        let stray = page.score(
+            &mut scorer,
+            "t001",
+            false,
+            "Home About Alpha",
+            RunNotes::default(),
+        );
+        assert!(stray.scores.recall > 0.0 && !stray.found_content());
         let nothing_to_find = truth("").score(&mut scorer, "x", true, "", RunNotes::default());
         assert!(nothing_to_find.empty && !nothing_to_find.emptied());
     }

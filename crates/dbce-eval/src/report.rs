@@ -107,8 +107,8 @@ pub struct Mean {
     /// Pages whose truth has words but whose extracted text has none.
     pub emptied: u64,
     /// Of the emptied pages, those where another extractor of the table (another method or a
-    /// peer; for the oracle, a peer) found some of the content
-    /// ([`PageScore::found_content`]).
+    /// peer; for the oracle, a peer) found the content ([`PageScore::found_content`]: F1 at
+    /// least [`crate::FOUND_CONTENT_MIN_F1`]).
     pub filled_elsewhere: u64,
 }
 
@@ -425,7 +425,7 @@ mod tests {
         let mut scores = example();
         scores.add(peer(page("alpha", "a", "tool", Split::Multi, 0.1)));
         scores.add(peer(page("alpha", "b", "tool", Split::Multi, 0.99)));
-        scores.add(peer(page("alpha", "c", "tool", Split::Alone, 0.4)));
+        scores.add(peer(page("alpha", "c", "tool", Split::Alone, 0.6)));
         let rows = scores.summary();
         let tool = row(&rows, "alpha", "tool");
         assert_eq!((tool.kind, tool.all.pages), (RowKind::Peer, 3));
@@ -451,7 +451,7 @@ mod tests {
         scores.add(nothing_to_find);
         let rows = scores.summary();
         let a = row(&rows, "s", "a");
-        // Page 2's other text has no true word; page 4 has no content to lose.
+        // Page 2's other text misses the content; page 4 has no content to lose.
         assert_eq!((a.all.emptied, a.all.filled_elsewhere), (3, 1));
         let b = row(&rows, "s", "b");
         assert_eq!((b.all.emptied, b.all.filled_elsewhere), (1, 0));
