@@ -106,7 +106,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     );
     let base = args.config.resolve()?;
     let methods = methods(&args.methods)?;
-    check_peer_names(&args.peer, &methods)?;
+    check_peer_names(&args.peer)?;
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     let root = args
         .keep
@@ -150,20 +150,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Peer names must not stand for a method or the oracle, nor repeat.
-fn check_peer_names(peers: &[Peer], methods: &[ClassifyMethod]) -> anyhow::Result<()> {
+fn check_peer_names(peers: &[Peer]) -> anyhow::Result<()> {
     let mut seen = std::collections::BTreeSet::new();
     for peer in peers {
         let taken =
             peer.name == ORACLE || ClassifyMethod::ALL.iter().any(|m| m.name() == peer.name);
         anyhow::ensure!(
             !taken,
-            "peer name {:?} is a method's name (methods run: {})",
-            peer.name,
-            methods
-                .iter()
-                .map(|m| m.name())
-                .collect::<Vec<_>>()
-                .join(", ")
+            "peer name {:?} is taken by a dbce method or the oracle",
+            peer.name
         );
         anyhow::ensure!(
             seen.insert(&peer.name),
