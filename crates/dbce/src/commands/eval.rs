@@ -303,6 +303,19 @@ struct RunPage {
     page_type_confidence: Option<serde_json::Value>,
 }
 
+impl RunPage {
+    /// The record id, the text, and the notes under the names of a per-page line.
+    fn into_parts(self) -> (String, String, RunNotes) {
+        let notes = RunNotes {
+            decided_by: self.decided_by,
+            empty_reason: self.empty_reason,
+            predicted_page_type: self.page_type,
+            predicted_page_type_confidence: self.page_type_confidence,
+        };
+        (self.id, self.text, notes)
+    }
+}
+
 /// The text and notes of every page in a run's JSONL output, by source record id.
 fn read_run_pages(out: &Path) -> anyhow::Result<BTreeMap<String, (String, RunNotes)>> {
     let mut pages = BTreeMap::new();
@@ -318,14 +331,29 @@ fn read_run_pages(out: &Path) -> anyhow::Result<BTreeMap<String, (String, RunNot
         for line in reader.lines() {
             let page: RunPage = serde_json::from_str(&line?)
                 .with_context(|| format!("{}: not a text record", part.display()))?;
-            let notes = RunNotes {
-                decided_by: page.decided_by,
-                empty_reason: page.empty_reason,
-                predicted_page_type: page.page_type,
-                predicted_page_type_confidence: page.page_type_confidence,
-            };
-            pages.insert(page.id, (page.text, notes));
+            let (id, text, notes) = page.into_parts();
+            pages.insert(id, (text, notes));
         }
     }
     Ok(pages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_lines_give_their_notes_when_they_have_them() {
+        let bare = r#"{"id":"<urn:a>","text":"Hello","method":"cross"}"#;
+        let (id, text, notes) = serde_json::from_str::<RunPage>(bare).unwrap().into_parts();
+        assert_eq!((id.as_str(), text.as_str()), ("<urn:a>", "Hello"));
+        assert_eq!(notes, RunNotes::default());
+        let noted = r#"{"id":"<urn:b>","text":"","decided_by":"readability",
+            "empty_reason":"error-page","page_type":"error","page_type_confidence":0.9}"#;
+        let (_, _, notes) = serde_json::from_str::<RunPage>(noted).unwrap().into_parts();
+        assert_eq!(notes.decided_by, Some("readability".into()));
+        assert_eq!(notes.empty_reason, Some("error-page".into()));
+        assert_eq!(notes.predicted_page_type, Some("error".into()));
+        assert_eq!(notes.predicted_page_type_confidence, Some(0.9.into()));
+    }
 }
