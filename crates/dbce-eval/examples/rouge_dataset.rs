@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use dbce_eval::{Dataset, MethodScores, RougeScorer};
+use dbce_eval::{Dataset, MethodScores, RougeScorer, RunNotes};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -34,16 +34,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect::<Result<_, _>>()?,
         None => set.pages.iter().map(|p| p.ground_truth.clone()).collect(),
     };
-    let splits = set.splits();
+    let truth = set.truth_pages();
     let mut best = f64::INFINITY;
     let mut table = MethodScores::new();
     for _ in 0..rounds.max(1) {
         let mut scorer = RougeScorer::new();
         table = MethodScores::new();
         let start = Instant::now();
-        for ((page, pred), split) in set.pages.iter().zip(&preds).zip(&splits) {
-            let scores = scorer.score(&page.ground_truth, pred);
-            table.add(&set.name, "prediction", *split, scores);
+        for (page, pred) in truth.iter().zip(&preds) {
+            table.add(page.score(&mut scorer, "prediction", false, pred, RunNotes::default()));
         }
         best = best.min(start.elapsed().as_secs_f64());
     }

@@ -1,7 +1,7 @@
 //! A dataset as one WARC file: a `response` record per page.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -100,7 +100,7 @@ impl Dataset {
         self.check_unique_targets()?;
         let mut writer = WarcWriter::new(out);
         for page in &self.pages {
-            let html = fs::read(&page.html_path).map_err(EvalError::io(&page.html_path))?;
+            let html = page.read_html()?;
             let mut block = format!(
                 "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
                  Content-Length: {}\r\n\r\n",
@@ -201,6 +201,7 @@ mod tests {
             id: id.into(),
             url: url.map(Into::into),
             site: None,
+            page_type: None,
             html_path: PathBuf::from("/nonexistent"),
             ground_truth: String::new(),
         }

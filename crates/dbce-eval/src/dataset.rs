@@ -1,13 +1,15 @@
-//! Evaluation datasets on disk: `meta.jsonl`, `html/<id>.html`, `gt/<id>.txt`.
+//! Evaluation datasets on disk: `meta.jsonl`, `html/<id>.html` (or `html/<id>.html.gz`),
+//! `gt/<id>.txt`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer};
 
-use crate::EvalError;
 use crate::report::Split;
+use crate::{EvalError, TruthPage};
 
 /// An evaluation dataset: pages with their HTML file and ground-truth text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +34,10 @@ pub struct DatasetPage {
     pub url: Option<String>,
     /// The registrable domain of `url`, as `meta.jsonl` gives it.
     pub site: Option<String>,
-    /// `html/<id>.html`.
+    /// The page's type (`article`, `forum`, `listing`, …) where `meta.jsonl` gives one.
+    pub page_type: Option<String>,
+    /// `html/<id>.html`, or `html/<id>.html.gz` when only the gzipped file exists (read it
+    /// with [`DatasetPage::read_html`]).
     pub html_path: PathBuf,
     /// The content of `gt/<id>.txt`, with `\r\n` and `\r` read as `\n` (as Python's text mode
     /// reads it in `score.py`).
@@ -53,14 +58,14 @@ pub struct MissingFile {
 /// The two files of a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FileKind {
-    /// `html/<id>.html`.
+    /// `html/<id>.html` (or `html/<id>.html.gz`).
     Html,
     /// `gt/<id>.txt`.
     GroundTruth,
 }
 
-/// One line of `meta.jsonl`: `id` and `url` are required (`url` may be null); other fields
-/// are ignored.
+/// One line of `meta.jsonl`: `id` and `url` are required (`url` may be null); `site` and
+/// `page_type` are optional; other fields are ignored.
 #[derive(Deserialize)]
 struct MetaLine {
     id: String,
@@ -68,6 +73,8 @@ struct MetaLine {
     url: Option<Option<String>>,
     #[serde(default)]
     site: Option<String>,
+    #[serde(default)]
+    page_type: Option<String>,
 }
 
 /// Tells a `null` field (`Some(None)`) from an absent one (`None`).
@@ -118,6 +125,12 @@ impl Dataset {
 
     fn add_page(&mut self, dir: &Path, meta: MetaLine) -> Result<(), EvalError> {
         let html_path = dir.join("html").join(format!("{}.html", meta.id));
+        let gzipped = dir.join("html").join(format!("{}.html.gz", meta.id));
+        let html_path = if !html_path.is_file() && gzipped.is_file() {
+            gzipped
+        } else {
+            html_path
+        };
         let gt_path = dir.join("gt").join(format!("{}.txt", meta.id));
         let mut complete = true;
         for (kind, path) in [
@@ -140,6 +153,8 @@ impl Dataset {
                 // An empty URL is no URL: the page stands alone.
                 url: meta.url.flatten().filter(|u| !u.trim().is_empty()),
                 site: meta.site,
+                // An empty type is no type, as an empty URL is no URL.
+                page_type: meta.page_type.filter(|t| !t.trim().is_empty()),
                 html_path,
             });
         }
@@ -166,6 +181,44 @@ impl Dataset {
             .map(|page| match (&page.url, &page.site) {
                 (Some(_), Some(site)) if sizes.get(site).copied().unwrap_or(0) > 1 => Split::Multi,
                 _ => Split::Alone,
+            })
+            .collect()
+    }
+}
+
+impl DatasetPage {
+    /// The page's HTML bytes, gunzipped when [`DatasetPage::html_path`] ends in `.gz`.
+    ///
+    /// # Errors
+    /// Fails when the file cannot be read or is not valid gzip.
+    pub fn read_html(&self) -> Result<Vec<u8>, EvalError> {
+        let path = &self.html_path;
+        let bytes = fs::read(path).map_err(EvalError::io(path))?;
+        if path.extension().is_none_or(|ext| ext != "gz") {
+            return Ok(bytes);
+        }
+        let mut html = Vec::with_capacity(bytes.len() * 4);
+        flate2::read::MultiGzDecoder::new(bytes.as_slice())
+            .read_to_end(&mut html)
+            .map_err(EvalError::io(path))?;
+        Ok(html)
+    }
+}
+
+impl Dataset {
+    /// Every page with its ground truth, record id, split and type, in the order of
+    /// [`Dataset::pages`].
+    pub fn truth_pages(&self) -> Vec<TruthPage> {
+        self.pages
+            .iter()
+            .zip(self.splits())
+            .map(|(page, split)| TruthPage {
+                dataset: self.name.clone(),
+                page_id: page.id.clone(),
+                record_id: self.record_id(page),
+                split,
+                page_type: page.page_type.clone(),
+                text: page.ground_truth.clone(),
             })
             .collect()
     }
@@ -346,11 +399,41 @@ mod tests {
     }
 
     #[test]
+    fn gzipped_html_and_page_types_are_read() {
+        use std::io::Write as _;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("typed");
+        let meta = concat!(
+            r#"{"id": "a", "url": null, "page_type": "forum"}"#,
+            "\n",
+            r#"{"id": "b", "url": null, "page_type": ""}"#,
+            "\n",
+        );
+        write_dataset(&dir, meta, &[("a", false, true), ("b", true, true)]);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"<p>zipped</p>").unwrap();
+        fs::write(dir.join("html/a.html.gz"), gz.finish().unwrap()).unwrap();
+        let set = Dataset::load(&dir).unwrap();
+        assert!(set.missing.is_empty(), "{:?}", set.missing);
+        assert_eq!(set.pages[0].html_path, dir.join("html/a.html.gz"));
+        assert_eq!(set.pages[0].read_html().unwrap(), b"<p>zipped</p>");
+        assert_eq!(set.pages[0].page_type.as_deref(), Some("forum"));
+        assert_eq!(set.pages[1].read_html().unwrap(), b"<p>x</p>");
+        assert_eq!(set.pages[1].page_type, None);
+        fs::write(dir.join("html/a.html.gz"), b"not gzip").unwrap();
+        assert!(matches!(
+            Dataset::load(&dir).unwrap().pages[0].read_html(),
+            Err(EvalError::Io { .. })
+        ));
+    }
+
+    #[test]
     fn splits_follow_site_sizes() {
         let page = |id: &str, url: Option<&str>, site: Option<&str>| DatasetPage {
             id: id.into(),
             url: url.map(Into::into),
             site: site.map(Into::into),
+            page_type: None,
             html_path: PathBuf::new(),
             ground_truth: String::new(),
         };

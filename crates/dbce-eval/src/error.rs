@@ -71,6 +71,12 @@ pub enum EvalError {
         /// The shared URI (for a synthetic host, its root URL).
         uri: String,
     },
+    /// A peer is not given as `NAME=DIR`.
+    #[error("peer {spec:?} is not NAME=DIR")]
+    BadPeer {
+        /// What was given.
+        spec: String,
+    },
 }
 
 impl EvalError {

@@ -21,6 +21,24 @@ fn the_fixture_loads_with_splits() {
     let ids: Vec<&str> = set.pages.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids, ["harbor-1", "harbor-2", "lone page"]);
     assert_eq!(set.pages[2].url, None);
+    // harbor-2 is stored gzipped; every page has a type.
+    assert!(set.pages[1].html_path.ends_with("html/harbor-2.html.gz"));
+    assert!(
+        set.pages[1]
+            .read_html()
+            .unwrap()
+            .starts_with(b"<!DOCTYPE html>")
+    );
+    let types: Vec<Option<&str>> = set.pages.iter().map(|p| p.page_type.as_deref()).collect();
+    assert_eq!(types, [Some("article"), Some("article"), Some("forum")]);
+    let truth = set.truth_pages();
+    assert_eq!(truth[2].record_id, set.record_id(&set.pages[2]));
+    assert_eq!(
+        (truth[1].split, truth[2].split),
+        (Split::Multi, Split::Alone)
+    );
+    assert_eq!(truth[2].page_type.as_deref(), Some("forum"));
+    assert_eq!(truth[0].text, set.pages[0].ground_truth);
     assert_eq!(
         set.pages[2].ground_truth,
         "Grüße aus Köln\nDer Dom steht noch. Das Wetter ist gut!\n"
@@ -74,7 +92,7 @@ fn the_archive_reads_back_page_by_page() {
         assert_eq!(response.status, 200);
         assert_eq!(response.content_type(), Some("text/html; charset=utf-8"));
         let body = decode_body(&response, &limits).unwrap();
-        assert_eq!(body.bytes.as_ref(), std::fs::read(&page.html_path).unwrap());
+        assert_eq!(body.bytes.as_ref(), page.read_html().unwrap());
         // The HTTP charset wins over the lone page's `<meta charset="windows-1252">`.
         let html = decode_html(&body.bytes, response.content_type());
         assert_eq!(html.source, CharsetSource::Http);

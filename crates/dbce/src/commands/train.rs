@@ -79,7 +79,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             let path = work.path("annotate", format!("pages/{partition:05}.bin"));
             for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
                 let page = page?;
-                let (Some(training), Some((truth, _))) =
+                let (Some(training), Some(truth)) =
                     (page.training, target.truth.get(&page.page.record_id))
                 else {
                     continue;
@@ -95,7 +95,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 );
                 if args.judge {
                     let evidence = PageEvidence(training.evidence.as_slice().try_into()?);
-                    let f1 = [0, 1, 2].map(|r| scorer.score(truth, &training.route_texts[r]).f1);
+                    let f1 =
+                        [0, 1, 2].map(|r| scorer.score(&truth.text, &training.route_texts[r]).f1);
                     judged.push(JudgeSample { evidence, f1 });
                     groups.push(if generated {
                         format!("generated site {}", page.page.site.0)
@@ -104,7 +105,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                     });
                     continue;
                 }
-                labels.extend(label_runs(&training.texts, truth, args.min_aligned));
+                labels.extend(label_runs(&training.texts, &truth.text, args.min_aligned));
                 rows.extend(training.rows);
             }
         }

@@ -4,6 +4,7 @@
 
 mod cdx;
 mod config;
+mod eval;
 mod get;
 mod inspect;
 mod run;
