@@ -201,6 +201,7 @@ mod tests {
             id: id.into(),
             url: url.map(Into::into),
             site: None,
+            page_type: None,
             html_path: PathBuf::from("/nonexistent"),
             ground_truth: String::new(),
         }

@@ -32,6 +32,9 @@ pub struct DatasetPage {
     pub url: Option<String>,
     /// The registrable domain of `url`, as `meta.jsonl` gives it.
     pub site: Option<String>,
+    /// The page's type, where `meta.jsonl` gives one (WCXB's `page_type`: `article`,
+    /// `forum`, …).
+    pub page_type: Option<String>,
     /// `html/<id>.html`.
     pub html_path: PathBuf,
     /// The content of `gt/<id>.txt`, with `\r\n` and `\r` read as `\n` (as Python's text mode
@@ -59,8 +62,8 @@ pub enum FileKind {
     GroundTruth,
 }
 
-/// One line of `meta.jsonl`: `id` and `url` are required (`url` may be null); other fields
-/// are ignored.
+/// One line of `meta.jsonl`: `id` and `url` are required (`url` may be null); `site` and
+/// `page_type` are read when present; other fields are ignored.
 #[derive(Deserialize)]
 struct MetaLine {
     id: String,
@@ -68,6 +71,8 @@ struct MetaLine {
     url: Option<Option<String>>,
     #[serde(default)]
     site: Option<String>,
+    #[serde(default)]
+    page_type: Option<String>,
 }
 
 /// Tells a `null` field (`Some(None)`) from an absent one (`None`).
@@ -140,6 +145,7 @@ impl Dataset {
                 // An empty URL is no URL: the page stands alone.
                 url: meta.url.flatten().filter(|u| !u.trim().is_empty()),
                 site: meta.site,
+                page_type: meta.page_type,
                 html_path,
             });
         }
@@ -246,7 +252,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("set");
         let meta = concat!(
-            r#"{"id": "a", "url": "http://x.example/a", "site": "x.example"}"#,
+            r#"{"id": "a", "url": "http://x.example/a", "site": "x.example", "page_type": "forum"}"#,
             "\n",
             r#"{"id": "b", "url": null, "site": null, "host": null}"#,
             "\n\n",
@@ -264,6 +270,7 @@ mod tests {
         let ids: Vec<&str> = set.pages.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["a"]);
         assert_eq!(set.pages[0].ground_truth, "line one\nline two\nend");
+        assert_eq!(set.pages[0].page_type.as_deref(), Some("forum"));
         let missing: Vec<(&str, FileKind)> = set
             .missing
             .iter()
@@ -351,6 +358,7 @@ mod tests {
             id: id.into(),
             url: url.map(Into::into),
             site: site.map(Into::into),
+            page_type: None,
             html_path: PathBuf::new(),
             ground_truth: String::new(),
         };
