@@ -16,8 +16,9 @@ pub enum ErrorPageRule {
     /// The body has fewer than [`TINY_PAGE_WORDS`] words outside links and says that the
     /// page is missing ("page not found", "the page you are looking for", …).
     ErrorMessage,
-    /// A password field, and fewer than [`LOGIN_WALL_WORDS`] words outside links and forms:
-    /// the page is its sign-in form.
+    /// A password field, a title, first heading or URL that asks to sign in, and fewer than
+    /// [`LOGIN_WALL_WORDS`] words outside links and forms: the page is its sign-in form. (A
+    /// password field alone is not enough: forum software hides a login form in every thread.)
     LoginWall,
 }
 
@@ -75,8 +76,21 @@ const ERROR_MESSAGES: [&str; 6] = [
     "no longer available",
 ];
 
-/// The rule that makes `doc` an error page, if one does.
-pub fn error_page(doc: &Document) -> Option<ErrorPageRule> {
+/// Phrases of a title, heading or URL that ask the reader to sign in (lowercase).
+const LOGIN_WORDS: [&str; 9] = [
+    "sign in",
+    "sign-in",
+    "signin",
+    "log in",
+    "log-in",
+    "login",
+    "sign on",
+    "members only",
+    "subscribe to continue",
+];
+
+/// The rule that makes `doc`, captured at `url`, an error page, if one does.
+pub fn error_page(doc: &Document, url: &str) -> Option<ErrorPageRule> {
     let evidence = Evidence::of(doc);
     let names_error = |text: &str| ERROR_TITLES.iter().any(|p| text.contains(p));
     if evidence.unlinked_words < SHORT_PAGE_WORDS
@@ -89,7 +103,11 @@ pub fn error_page(doc: &Document) -> Option<ErrorPageRule> {
     {
         return Some(ErrorPageRule::ErrorMessage);
     }
-    if evidence.password_field && evidence.unlinked_words - evidence.form_words < LOGIN_WALL_WORDS
+    let url = url.to_ascii_lowercase();
+    let asks_to_sign_in = |text: &str| LOGIN_WORDS.iter().any(|p| text.contains(p));
+    if evidence.password_field
+        && evidence.unlinked_words - evidence.form_words < LOGIN_WALL_WORDS
+        && (asks_to_sign_in(&evidence.title) || asks_to_sign_in(&evidence.h1) || asks_to_sign_in(&url))
     {
         return Some(ErrorPageRule::LoginWall);
     }
@@ -175,7 +193,11 @@ mod tests {
     use dbce_dom::SanitizeConfig;
 
     fn rule(html: &str) -> Option<ErrorPageRule> {
-        error_page(&Document::parse(html, &SanitizeConfig::default()).unwrap())
+        rule_at(html, "https://example.org/members")
+    }
+
+    fn rule_at(html: &str, url: &str) -> Option<ErrorPageRule> {
+        error_page(&Document::parse(html, &SanitizeConfig::default()).unwrap(), url)
     }
 
     const NAV: &str = "<nav><a href=/>Home</a><a href=/shop>Shop</a><a href=/blog>Blog</a></nav>";
@@ -212,9 +234,15 @@ mod tests {
             "<title>Members</title>{NAV}<form><label>Email</label><input type=email>\
              <label>Password</label><input type=PASSWORD><button>Sign in</button></form>"
         );
-        assert_eq!(rule(&html), Some(ErrorPageRule::LoginWall));
+        assert_eq!(rule(&html), None, "a hidden login form of a thread");
+        assert_eq!(
+            rule_at(&html, "https://example.org/account/login?next=/"),
+            Some(ErrorPageRule::LoginWall)
+        );
+        let titled = html.replace("Members", "Log in to Example");
+        assert_eq!(rule(&titled), Some(ErrorPageRule::LoginWall));
         let story = "<p>The council met on Monday to vote on the plan for the harbour. </p>";
-        let with_story = format!("{html}{}", story.repeat(20));
+        let with_story = format!("{titled}{}", story.repeat(20));
         assert_eq!(rule(&with_story), None);
     }
 }

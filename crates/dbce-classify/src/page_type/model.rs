@@ -111,7 +111,7 @@ impl PageTypeModel {
     ///
     /// Pure and deterministic: the same page gives the same guess.
     pub fn classify(&self, doc: &Document, url: &str, html: &str) -> PageTypeGuess {
-        if let Some(rule) = error_page(doc) {
+        if let Some(rule) = error_page(doc, url) {
             return PageTypeGuess {
                 page_type: PageType::Error,
                 confidence: rule.confidence(),
