@@ -17,6 +17,8 @@ use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
     PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs, select_cross,
 };
+use dbce_classify::page_type::smooth_page_types;
+use dbce_classify::{PageType, PageTypeGuess};
 use dbce_dom::Document;
 use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
@@ -44,7 +46,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 1,
+    version: 2,
 };
 
 /// How a page's runs were classified.
@@ -99,6 +101,11 @@ pub struct AnnotatedPage {
     pub annotated_html: Option<String>,
     /// What `dbce train` needs of a cross page, when `annotate.training` is on.
     pub training: Option<TrainingRuns>,
+    /// The page's type: its own guess ([`PageRef::page_type`]), or its cross partners' when
+    /// `annotate.page-type-smoothing` lets them outvote it.
+    pub page_type: PageType,
+    /// The classifier's confidence in `page_type`, in `[0, 1]`.
+    pub page_type_confidence: f32,
 }
 
 /// A cross page's runs as training data: each run's text and its model features.
@@ -161,6 +168,7 @@ pub fn run_annotate(
         config.annotate.max_candidates as usize,
         config.annotate.min_partner_similarity,
     );
+    let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
     let fetcher = PageFetcher::new(read.inputs, config);
     let path = work.path(STAGE, format!("pages/{partition:05}.bin"));
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
@@ -171,6 +179,7 @@ pub fn run_annotate(
             model: model.as_ref(),
             pages: &pages,
             crosses: &crosses,
+            page_types: &page_types,
             fetcher: &fetcher,
             config,
         };
@@ -292,6 +301,28 @@ fn plan_crosses(
         .collect()
 }
 
+/// Each page's type: its own guess, or, below `smoothing` confidence, its cross partners'
+/// vote (`smooth_page_types`); `smoothing` 0 keeps every page's own guess.
+fn page_types(
+    pages: &[PageRef],
+    crosses: &[Option<PlannedCross>],
+    smoothing: f32,
+) -> Vec<PageTypeGuess> {
+    let own: Vec<PageTypeGuess> = pages.iter().map(|p| p.page_type).collect();
+    if smoothing <= 0.0 {
+        return own;
+    }
+    let partners: Vec<Vec<usize>> = crosses
+        .iter()
+        .map(|planned| {
+            planned.as_ref().map_or_else(Vec::new, |p| {
+                p.cross.members().into_iter().skip(1).map(|(_, j)| j).collect()
+            })
+        })
+        .collect();
+    smooth_page_types(&own, &partners, smoothing)
+}
+
 /// The work on one site's pages.
 struct SiteStep<'a> {
     /// Each page's words from stage `read`, by index (`None` if missing).
@@ -300,6 +331,8 @@ struct SiteStep<'a> {
     model: Option<&'a RandomForest>,
     pages: &'a [PageRef],
     crosses: &'a [Option<PlannedCross>],
+    /// Each page's type, after smoothing, by index.
+    page_types: &'a [PageTypeGuess],
     fetcher: &'a PageFetcher,
     config: &'a Config,
 }
@@ -514,6 +547,7 @@ impl SiteStep<'_> {
             rows: draft.model_rows.clone().unwrap_or_default(),
         });
         let method = draft.method();
+        let guess = self.page_types[draft.index];
         Ok(AnnotatedPage {
             page,
             title: draft.title,
@@ -525,6 +559,8 @@ impl SiteStep<'_> {
             runs: runs.iter().map(run_label).collect(),
             annotated_html: annotated,
             training: training.filter(|t| !t.rows.is_empty()),
+            page_type: guess.page_type,
+            page_type_confidence: guess.confidence,
         })
     }
 }

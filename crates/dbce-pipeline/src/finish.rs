@@ -14,6 +14,7 @@ use std::io::Write as _;
 use std::path::Path;
 
 use dbce_annotate::PatternClass;
+use dbce_classify::PageType;
 use dbce_warc::{CdxLine, Headers, NewRecord, RecordType, WarcWriter};
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -47,6 +48,11 @@ pub struct TextRecord {
     pub text: String,
     /// `cross` or `single`.
     pub method: String,
+    /// The page's type: `article`, `forum`, `product`, `collection`, `listing`,
+    /// `documentation`, `service` or `error`.
+    pub page_type: PageType,
+    /// The classifier's confidence in `page_type`, in `[0, 1]`.
+    pub page_type_confidence: f32,
     /// The cross members: role → record id and estimated template similarity.
     pub cross: BTreeMap<String, CrossMember>,
     /// Runs per label.
@@ -115,6 +121,8 @@ impl TextRecord {
                 Method::Single => "single",
             }
             .to_owned(),
+            page_type: page.page_type,
+            page_type_confidence: page.page_type_confidence,
             cross,
             runs: RunCounts {
                 content: page.count(PatternClass::Content),
