@@ -29,6 +29,10 @@ pub(crate) struct Args {
     /// given several times.
     #[arg(long, value_name = "DATASET")]
     articles: Vec<PathBuf>,
+    /// A dataset folder of articles that is not trained on, only classified by the final
+    /// model: a leave-dataset-out check; may be given several times.
+    #[arg(long, value_name = "DATASET")]
+    test_articles: Vec<PathBuf>,
     /// Where to write the model.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -98,6 +102,18 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .collect();
     report.push_str("\n### In sample (the model trained on every page)\n\n");
     report.push_str(&Confusion::of(&labels, &in_sample).to_markdown());
+    for dir in &args.test_articles {
+        let tests = read_examples(dir, false, &config.sanitize, &hasher)?;
+        let (truth, predicted): (Vec<PageType>, Vec<PageType>) = tests
+            .iter()
+            .map(|e| (e.label, model.predict(&e.row).page_type))
+            .unzip();
+        report.push_str(&format!(
+            "\n### Not trained on: {} (every page an article)\n\n",
+            dir.display()
+        ));
+        report.push_str(&Confusion::of(&truth, &predicted).to_markdown());
+    }
     report_importances(&model, &mut report);
     let bytes = model.encode();
     std::fs::write(&args.out, &bytes)
