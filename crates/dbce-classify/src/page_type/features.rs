@@ -1,6 +1,9 @@
 //! The features of a page that tell its type: words of the URL path, the shape of the DOM,
 //! structured-data types, and phrases of the text.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 use dbce_dom::{Document, NodeKind, NodeRef};
 use memchr::memmem;
 
@@ -645,16 +648,15 @@ const MONTHS: [&str; 12] = [
 
 fn push_text(shape: &DomShape, title: &str, row: &mut Vec<f32>) {
     let text = shape.text.as_str();
-    let prices = count_prices(text) as f32;
+    let counts = count_text_patterns(text);
+    let prices = counts.prices as f32;
     row.extend([
         1000.0 * prices / shape.words.max(1) as f32,
         prices,
-        count_dates(text) as f32,
+        (counts.named_dates + count_iso_dates(text)) as f32,
         text.lines().filter(|l| is_code_like(l)).count() as f32,
     ]);
-    for list in PHRASES {
-        row.push(list.iter().map(|p| text.matches(p).count()).sum::<usize>() as f32);
-    }
+    row.extend(counts.phrases.map(|n| n as f32));
     let title = title.to_ascii_lowercase();
     row.extend([
         f32::from(PHRASES[6].iter().any(|p| title.contains(p)) || title.contains("error")),
@@ -662,49 +664,90 @@ fn push_text(shape: &DomShape, title: &str, row: &mut Vec<f32>) {
     ]);
 }
 
-/// Currency symbols or codes next to a number: `$12.99`, `€ 5`, `12,00 €`, `USD 40`.
-fn count_prices(text: &str) -> usize {
-    const SIGNS: [&str; 8] = ["$", "€", "£", "¥", "₹", "usd", "eur", "gbp"];
-    let digit_near = |s: &str| s.trim_start().starts_with(|c: char| c.is_ascii_digit());
-    let digit_before = |s: &str| s.trim_end().ends_with(|c: char| c.is_ascii_digit());
-    SIGNS
-        .iter()
-        .map(|sign| {
-            text.match_indices(sign)
-                .filter(|&(i, _)| {
-                    digit_near(&text[i + sign.len()..]) || digit_before(&text[..i])
-                })
-                .count()
-        })
-        .sum()
+/// Currency symbols and codes that make a price next to a number: `$12.99`, `€ 5`, `12,00 €`,
+/// `USD 40` (lowercase).
+const CURRENCIES: [&str; 8] = ["$", "€", "£", "¥", "₹", "usd", "eur", "gbp"];
+
+/// What one scan of the text finds.
+struct TextCounts {
+    /// Occurrences of each list of [`PHRASES`].
+    phrases: [usize; PHRASES.len()],
+    /// Currencies next to a number.
+    prices: usize,
+    /// Month names followed by a number.
+    named_dates: usize,
 }
 
-/// Dates: a month name followed by a number, or `2024-05-01`.
-fn count_dates(text: &str) -> usize {
-    let named = MONTHS
-        .iter()
-        .map(|m| {
-            text.match_indices(m)
-                .filter(|&(i, _)| {
-                    text[i + m.len()..]
-                        .trim_start()
-                        .starts_with(|c: char| c.is_ascii_digit())
-                })
-                .count()
-        })
-        .sum::<usize>();
+/// Every phrase, month and currency, in one automaton: a single pass over the text instead of
+/// one per pattern. Pattern ids run through [`PHRASES`] list by list, then [`MONTHS`], then
+/// [`CURRENCIES`].
+fn text_patterns() -> &'static (AhoCorasick, Vec<PatternKind>) {
+    static PATTERNS: OnceLock<(AhoCorasick, Vec<PatternKind>)> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        let mut patterns: Vec<&str> = Vec::new();
+        let mut kinds = Vec::new();
+        for (list, phrases) in PHRASES.iter().enumerate() {
+            patterns.extend_from_slice(phrases);
+            kinds.extend(phrases.iter().map(|_| PatternKind::Phrase(list)));
+        }
+        patterns.extend_from_slice(&MONTHS);
+        kinds.extend(MONTHS.iter().map(|_| PatternKind::Month));
+        patterns.extend_from_slice(&CURRENCIES);
+        kinds.extend(CURRENCIES.iter().map(|_| PatternKind::Currency));
+        #[expect(clippy::expect_used, reason = "fixed patterns, checked by every test")]
+        let automaton = AhoCorasick::new(&patterns).expect("the text patterns build");
+        (automaton, kinds)
+    })
+}
+
+/// What a pattern of [`text_patterns`] counts.
+#[derive(Clone, Copy)]
+enum PatternKind {
+    Phrase(usize),
+    Month,
+    Currency,
+}
+
+fn count_text_patterns(text: &str) -> TextCounts {
+    let (automaton, kinds) = text_patterns();
+    let mut counts = TextCounts {
+        phrases: [0; PHRASES.len()],
+        prices: 0,
+        named_dates: 0,
+    };
+    let digit_after = |end: usize| {
+        text[end..]
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_digit())
+    };
+    for found in automaton.find_overlapping_iter(text) {
+        match kinds[found.pattern().as_usize()] {
+            PatternKind::Phrase(list) => counts.phrases[list] += 1,
+            PatternKind::Month => counts.named_dates += usize::from(digit_after(found.end())),
+            PatternKind::Currency => {
+                let before = text[..found.start()].trim_end();
+                let price = digit_after(found.end())
+                    || before.ends_with(|c: char| c.is_ascii_digit());
+                counts.prices += usize::from(price);
+            }
+        }
+    }
+    counts
+}
+
+/// Dates written `2024-05-01`.
+fn count_iso_dates(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let iso = bytes
-        .windows(10)
-        .filter(|w| {
-            w[4] == b'-'
-                && w[7] == b'-'
-                && [0, 1, 2, 3, 5, 6, 8, 9]
+    memchr::memchr_iter(b'-', bytes)
+        .filter(|&dash| {
+            dash >= 4
+                && dash + 6 <= bytes.len()
+                && bytes[dash + 3] == b'-'
+                && [dash - 4, dash - 3, dash - 2, dash - 1, dash + 1, dash + 2, dash + 4, dash + 5]
                     .iter()
-                    .all(|&i| w[i].is_ascii_digit())
+                    .all(|&i| bytes[i].is_ascii_digit())
         })
-        .count();
-    named + iso
+        .count()
 }
 
 /// A line that looks like program code: brackets and an operator or a statement end.
@@ -780,7 +823,9 @@ mod tests {
     fn code_lines_and_dates_are_found() {
         assert!(is_code_like("let x = foo(1);"));
         assert!(!is_code_like("Posted on May 3 (a Monday)."));
-        assert_eq!(count_dates("posted march 3, 2024 and 2024-05-01"), 2);
-        assert_eq!(count_prices("from $ 5 or 12,00 € — usd"), 2);
+        let text = "posted march 3, 2024 and 2024-05-01; may 2024-05-02x";
+        assert_eq!(count_text_patterns(text).named_dates, 2);
+        assert_eq!(count_iso_dates(text), 2);
+        assert_eq!(count_text_patterns("from $ 5 or 12,00 € — usd").prices, 2);
     }
 }
