@@ -130,7 +130,12 @@ struct Evidence {
 }
 
 impl Evidence {
+    /// One walk over the body; whether a node is inside a link or a form is carried down from
+    /// its parent (ids follow document order, so a parent is always seen first).
     fn of(doc: &Document) -> Self {
+        const LINK: u8 = 1;
+        const FORM: u8 = 2;
+        const H1: u8 = 4;
         let mut evidence = Evidence {
             title: doc.title().unwrap_or_default().to_lowercase(),
             ..Evidence::default()
@@ -138,42 +143,51 @@ impl Evidence {
         let Some(body) = doc.body() else {
             return evidence;
         };
-        let mut h1_end = None;
+        let first = body.id().get() as usize;
+        let mut context = vec![0u8; doc.len() as usize - first];
+        let mut seen_h1 = false;
         for node in body.descendants() {
+            let index = node.id().get() as usize - first;
+            let inherited = node
+                .parent()
+                .map_or(0, |p| context[(p.id().get() as usize).saturating_sub(first)]);
             match node.kind() {
                 NodeKind::Element => {
-                    let name = node.name().unwrap_or_default();
-                    if name == "h1" && h1_end.is_none() {
-                        h1_end = Some(node.descendants().next_back().map_or(0, |n| n.id().get()));
-                    }
-                    if name == "input"
-                        && node
-                            .attr("type")
-                            .is_some_and(|t| t.eq_ignore_ascii_case("password"))
-                    {
-                        evidence.password_field = true;
-                    }
+                    let own = match node.name().unwrap_or_default() {
+                        "a" => LINK,
+                        "form" => FORM,
+                        "h1" if !seen_h1 => {
+                            seen_h1 = true;
+                            H1
+                        }
+                        "input" => {
+                            let password = node
+                                .attr("type")
+                                .is_some_and(|t| t.eq_ignore_ascii_case("password"));
+                            evidence.password_field |= password;
+                            0
+                        }
+                        _ => 0,
+                    };
+                    context[index] = inherited | own;
                 }
-                NodeKind::Text => evidence.add_text(node, h1_end),
+                NodeKind::Text => {
+                    let text = node.text().unwrap_or_default();
+                    evidence.add_text(text, inherited & H1 != 0, inherited & LINK != 0, inherited & FORM != 0);
+                }
                 NodeKind::Document => {}
             }
         }
         evidence
     }
 
-    fn add_text(&mut self, node: dbce_dom::NodeRef<'_>, h1_end: Option<u32>) {
-        let text = node.text().unwrap_or_default();
-        if h1_end.is_some_and(|end| node.id().get() <= end) && self.h1.len() < 200 {
+    fn add_text(&mut self, text: &str, in_h1: bool, in_link: bool, in_form: bool) {
+        if in_h1 && self.h1.len() < 200 {
             self.h1.push_str(&text.to_lowercase());
             self.h1.push(' ');
         }
-        let mut in_form = false;
-        for ancestor in node.ancestors() {
-            match ancestor.name() {
-                Some("a") => return,
-                Some("form") => in_form = true,
-                _ => {}
-            }
+        if in_link {
+            return;
         }
         let words = text.split_whitespace().count() as u32;
         self.unlinked_words += words;
