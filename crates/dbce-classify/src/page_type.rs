@@ -102,7 +102,9 @@ impl fmt::Display for PageType {
 
 /// A name that is not a [`PageType`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown page type {0:?}: expected one of article, forum, product, collection, listing, documentation, service, error")]
+#[error(
+    "unknown page type {0:?}: expected one of article, forum, product, collection, listing, documentation, service, error"
+)]
 pub struct ParsePageTypeError(pub String);
 
 impl FromStr for PageType {

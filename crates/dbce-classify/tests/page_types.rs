@@ -1,4 +1,5 @@
 //! The built-in page-type model on small self-made pages of each type (`testdata/page-types`).
+#![allow(clippy::unwrap_used)]
 
 use std::path::PathBuf;
 
@@ -39,7 +40,11 @@ fn each_fixture_gets_its_type() {
         let doc = Document::parse(&f.html, &SanitizeConfig::default()).unwrap();
         let guess = model.classify(&doc, &f.url, &f.html);
         assert!((0.0..=1.0).contains(&guess.confidence));
-        assert_eq!(guess, model.classify(&doc, &f.url, &f.html), "deterministic");
+        assert_eq!(
+            guess,
+            model.classify(&doc, &f.url, &f.html),
+            "deterministic"
+        );
         let rank = if f.expected == PageType::Error {
             usize::from(guess.page_type != PageType::Error) * PageType::ALL.len() + 1
         } else {

@@ -316,7 +316,12 @@ fn page_types(
         .iter()
         .map(|planned| {
             planned.as_ref().map_or_else(Vec::new, |p| {
-                p.cross.members().into_iter().skip(1).map(|(_, j)| j).collect()
+                p.cross
+                    .members()
+                    .into_iter()
+                    .skip(1)
+                    .map(|(_, j)| j)
+                    .collect()
             })
         })
         .collect();

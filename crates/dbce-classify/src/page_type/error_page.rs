@@ -107,7 +107,9 @@ pub fn error_page(doc: &Document, url: &str) -> Option<ErrorPageRule> {
     let asks_to_sign_in = |text: &str| LOGIN_WORDS.iter().any(|p| text.contains(p));
     if evidence.password_field
         && evidence.unlinked_words - evidence.form_words < LOGIN_WALL_WORDS
-        && (asks_to_sign_in(&evidence.title) || asks_to_sign_in(&evidence.h1) || asks_to_sign_in(&url))
+        && (asks_to_sign_in(&evidence.title)
+            || asks_to_sign_in(&evidence.h1)
+            || asks_to_sign_in(&url))
     {
         return Some(ErrorPageRule::LoginWall);
     }
@@ -148,9 +150,9 @@ impl Evidence {
         let mut seen_h1 = false;
         for node in body.descendants() {
             let index = node.id().get() as usize - first;
-            let inherited = node
-                .parent()
-                .map_or(0, |p| context[(p.id().get() as usize).saturating_sub(first)]);
+            let inherited = node.parent().map_or(0, |p| {
+                context[(p.id().get() as usize).saturating_sub(first)]
+            });
             match node.kind() {
                 NodeKind::Element => {
                     let own = match node.name().unwrap_or_default() {
@@ -173,7 +175,12 @@ impl Evidence {
                 }
                 NodeKind::Text => {
                     let text = node.text().unwrap_or_default();
-                    evidence.add_text(text, inherited & H1 != 0, inherited & LINK != 0, inherited & FORM != 0);
+                    evidence.add_text(
+                        text,
+                        inherited & H1 != 0,
+                        inherited & LINK != 0,
+                        inherited & FORM != 0,
+                    );
                 }
                 NodeKind::Document => {}
             }
@@ -211,7 +218,10 @@ mod tests {
     }
 
     fn rule_at(html: &str, url: &str) -> Option<ErrorPageRule> {
-        error_page(&Document::parse(html, &SanitizeConfig::default()).unwrap(), url)
+        error_page(
+            &Document::parse(html, &SanitizeConfig::default()).unwrap(),
+            url,
+        )
     }
 
     const NAV: &str = "<nav><a href=/>Home</a><a href=/shop>Shop</a><a href=/blog>Blog</a></nav>";

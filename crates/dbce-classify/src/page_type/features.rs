@@ -176,8 +176,8 @@ const URL_WORDS: [&[&str]; 8] = [
         "cat",
     ],
     &[
-        "tag", "tags", "page", "archive", "archives", "author", "search", "latest", "feed", "index",
-        "list", "all",
+        "tag", "tags", "page", "archive", "archives", "author", "search", "latest", "feed",
+        "index", "list", "all",
     ],
     &[
         "docs",
@@ -356,7 +356,10 @@ impl DomShape {
             self.item_types.push(' ');
         }
         if name == "meta" && node.attr("property") == Some("og:type") {
-            self.og_type = node.attr("content").unwrap_or_default().to_ascii_lowercase();
+            self.og_type = node
+                .attr("content")
+                .unwrap_or_default()
+                .to_ascii_lowercase();
         }
         self.count_sibling_runs(node);
     }
@@ -726,8 +729,8 @@ fn count_text_patterns(text: &str) -> TextCounts {
             PatternKind::Month => counts.named_dates += usize::from(digit_after(found.end())),
             PatternKind::Currency => {
                 let before = text[..found.start()].trim_end();
-                let price = digit_after(found.end())
-                    || before.ends_with(|c: char| c.is_ascii_digit());
+                let price =
+                    digit_after(found.end()) || before.ends_with(|c: char| c.is_ascii_digit());
                 counts.prices += usize::from(price);
             }
         }
@@ -743,9 +746,18 @@ fn count_iso_dates(text: &str) -> usize {
             dash >= 4
                 && dash + 6 <= bytes.len()
                 && bytes[dash + 3] == b'-'
-                && [dash - 4, dash - 3, dash - 2, dash - 1, dash + 1, dash + 2, dash + 4, dash + 5]
-                    .iter()
-                    .all(|&i| bytes[i].is_ascii_digit())
+                && [
+                    dash - 4,
+                    dash - 3,
+                    dash - 2,
+                    dash - 1,
+                    dash + 1,
+                    dash + 2,
+                    dash + 4,
+                    dash + 5,
+                ]
+                .iter()
+                .all(|&i| bytes[i].is_ascii_digit())
         })
         .count()
 }
@@ -783,7 +795,10 @@ mod tests {
 
     #[test]
     fn url_words_count_per_type() {
-        let r = row("<p>x</p>", "https://shop.example/products/blue-shoe-42?page=2");
+        let r = row(
+            "<p>x</p>",
+            "https://shop.example/products/blue-shoe-42?page=2",
+        );
         assert_eq!(value(&r, "url_words_product"), 1.0);
         assert_eq!(value(&r, "url_page_number"), 1.0);
         assert_eq!(value(&r, "url_depth"), 2.0);

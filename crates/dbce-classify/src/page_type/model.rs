@@ -98,7 +98,10 @@ impl PageTypeModel {
     ///
     /// # Panics
     /// Never with a consistent build: a test checks that the built-in model decodes.
-    #[expect(clippy::expect_used, reason = "the built-in bytes are checked by a test")]
+    #[expect(
+        clippy::expect_used,
+        reason = "the built-in bytes are checked by a test"
+    )]
     pub fn built_in() -> &'static PageTypeModel {
         static MODEL: OnceLock<PageTypeModel> = OnceLock::new();
         MODEL.get_or_init(|| {
@@ -163,7 +166,12 @@ impl PageTypeModel {
                 .iter()
                 .map(String::as_str)
                 .chain(std::iter::repeat("(none)"))
-                .zip(PAGE_TYPE_FEATURE_NAMES.iter().copied().chain(std::iter::repeat("(none)")))
+                .zip(
+                    PAGE_TYPE_FEATURE_NAMES
+                        .iter()
+                        .copied()
+                        .chain(std::iter::repeat("(none)")),
+                )
                 .find(|(a, b)| a != b)
                 .map(|(a, b)| format!("{a} != {b}"))
                 .unwrap_or_default();

@@ -77,7 +77,10 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     {
         examples.extend(read_examples(dir, labelled, &config.sanitize, &hasher)?);
     }
-    let rows: Vec<f32> = examples.iter().flat_map(|e| e.row.iter().copied()).collect();
+    let rows: Vec<f32> = examples
+        .iter()
+        .flat_map(|e| e.row.iter().copied())
+        .collect();
     let labels: Vec<PageType> = examples.iter().map(|e| e.label).collect();
     let params = ForestParams {
         trees: args.trees,
@@ -93,7 +96,12 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         let groups: Vec<String> = examples.iter().map(|e| e.group.clone()).collect();
         let validation = validate_page_types(&rows, &labels, &groups, args.folds, &params)?;
         report_held_out(&examples, &validation.held_out, args.folds, &mut report);
-        report_smoothing(&examples, &validation.held_out, config.lsh.threshold, &mut report);
+        report_smoothing(
+            &examples,
+            &validation.held_out,
+            config.lsh.threshold,
+            &mut report,
+        );
     }
     let model = PageTypeModel::fit(&rows, &labels, &params)?;
     let width = PAGE_TYPE_FEATURE_NAMES.len();
@@ -143,9 +151,10 @@ fn read_examples(
         .par_iter()
         .map(|page| {
             let label = if labelled {
-                let label = page.page_type.as_deref().with_context(|| {
-                    format!("{name}/{}: no page_type in meta.jsonl", page.id)
-                })?;
+                let label = page
+                    .page_type
+                    .as_deref()
+                    .with_context(|| format!("{name}/{}: no page_type in meta.jsonl", page.id))?;
                 label.parse()?
             } else {
                 PageType::Article
