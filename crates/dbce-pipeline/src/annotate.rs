@@ -46,7 +46,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 2,
+    version: 3,
 };
 
 /// How a page's runs were classified.
