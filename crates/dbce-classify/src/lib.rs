@@ -56,6 +56,7 @@ mod block;
 mod features;
 mod fusion;
 mod method;
+pub mod page_type;
 mod readability;
 mod rules;
 pub mod tags;
@@ -72,5 +73,6 @@ pub use method::{
     BF_RULE_BASED_THRESHOLD, BF_THRESHOLD, BlockFusion, ParseMethodError, SegmentRule,
     SinglePageMethod,
 };
+pub use page_type::{PageType, PageTypeGuess, PageTypeModel};
 pub use readability::{Readability, ReadabilityBlock};
 pub use tags::Gap;

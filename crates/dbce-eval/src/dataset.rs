@@ -299,7 +299,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("set");
         let meta = concat!(
-            r#"{"id": "a", "url": "http://x.example/a", "site": "x.example"}"#,
+            r#"{"id": "a", "url": "http://x.example/a", "site": "x.example", "page_type": "forum"}"#,
             "\n",
             r#"{"id": "b", "url": null, "site": null, "host": null}"#,
             "\n\n",
@@ -317,6 +317,7 @@ mod tests {
         let ids: Vec<&str> = set.pages.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["a"]);
         assert_eq!(set.pages[0].ground_truth, "line one\nline two\nend");
+        assert_eq!(set.pages[0].page_type.as_deref(), Some("forum"));
         let missing: Vec<(&str, FileKind)> = set
             .missing
             .iter()

@@ -17,6 +17,8 @@ use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
     PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs, select_cross,
 };
+use dbce_classify::page_type::smooth_page_types;
+use dbce_classify::{PageType, PageTypeGuess};
 use dbce_dom::Document;
 use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
@@ -45,7 +47,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 2,
+    version: 3,
 };
 
 /// How a page's runs were classified.
@@ -68,6 +70,9 @@ pub enum EmptyReason {
     EveryRouteEmpty,
     /// The method keeps none of its words and, unlike `evidence`, tries no other route.
     MethodKeptNothing,
+    /// The page is an error page (a soft 404, a login wall, an error template: its
+    /// `page_type` is `error`), whose words are no content (method `evidence`).
+    ErrorPage,
 }
 
 impl EmptyReason {
@@ -77,6 +82,7 @@ impl EmptyReason {
             Self::NoText => "no-text",
             Self::EveryRouteEmpty => "every-route-empty",
             Self::MethodKeptNothing => "method-kept-nothing",
+            Self::ErrorPage => "error-page",
         }
     }
 }
@@ -128,6 +134,11 @@ pub struct AnnotatedPage {
     pub annotated_html: Option<String>,
     /// What `dbce train` needs of a cross page, when `annotate.training` is on.
     pub training: Option<TrainingRuns>,
+    /// The page's type: its own guess ([`PageRef::page_type`]), or its cross partners' when
+    /// `annotate.page-type-smoothing` lets them outvote it.
+    pub page_type: PageType,
+    /// The classifier's confidence in `page_type`, in `[0, 1]`.
+    pub page_type_confidence: f32,
 }
 
 /// A cross page's runs as training data: each run's text and its model features.
@@ -197,6 +208,7 @@ pub fn run_annotate(
         config.annotate.max_candidates as usize,
         config.annotate.min_partner_similarity,
     );
+    let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
     let fetcher = PageFetcher::new(read.inputs, config);
     let path = work.path(STAGE, format!("pages/{partition:05}.bin"));
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
@@ -208,6 +220,7 @@ pub fn run_annotate(
             judge: judge.as_ref(),
             pages: &pages,
             crosses: &crosses,
+            page_types: &page_types,
             fetcher: &fetcher,
             config,
         };
@@ -329,6 +342,33 @@ fn plan_crosses(
         .collect()
 }
 
+/// Each page's type: its own guess, or, below `smoothing` confidence, its cross partners'
+/// vote (`smooth_page_types`); `smoothing` 0 keeps every page's own guess.
+fn page_types(
+    pages: &[PageRef],
+    crosses: &[Option<PlannedCross>],
+    smoothing: f32,
+) -> Vec<PageTypeGuess> {
+    let own: Vec<PageTypeGuess> = pages.iter().map(|p| p.page_type).collect();
+    if smoothing <= 0.0 {
+        return own;
+    }
+    let partners: Vec<Vec<usize>> = crosses
+        .iter()
+        .map(|planned| {
+            planned.as_ref().map_or_else(Vec::new, |p| {
+                p.cross
+                    .members()
+                    .into_iter()
+                    .skip(1)
+                    .map(|(_, j)| j)
+                    .collect()
+            })
+        })
+        .collect();
+    smooth_page_types(&own, &partners, smoothing)
+}
+
 /// The work on one site's pages.
 struct SiteStep<'a> {
     /// Each page's words from stage `read`, by index (`None` if missing).
@@ -339,6 +379,8 @@ struct SiteStep<'a> {
     judge: Option<&'a Judge>,
     pages: &'a [PageRef],
     crosses: &'a [Option<PlannedCross>],
+    /// Each page's type, after smoothing, by index.
+    page_types: &'a [PageTypeGuess],
     fetcher: &'a PageFetcher,
     config: &'a Config,
 }
@@ -588,8 +630,17 @@ impl SiteStep<'_> {
 
     /// The page's record: its text from the final classes, and its annotated HTML if asked
     /// for (the page is read once more for it).
-    fn finish(&self, draft: Draft) -> Result<AnnotatedPage, FetchError> {
+    fn finish(&self, mut draft: Draft) -> Result<AnnotatedPage, FetchError> {
         let mut page = self.pages[draft.index].clone();
+        let guess = self.page_types[draft.index];
+        let error_page = guess.page_type == PageType::Error
+            && self.config.annotate.method == ClassifyMethod::Evidence;
+        if error_page {
+            for run in &mut draft.runs {
+                run.class = PatternClass::Boilerplate;
+            }
+            draft.decided_by = Route::PageType;
+        }
         let annotated = if self.config.annotate.annotated_html {
             let (html, doc) = self.parse(draft.index)?;
             Some(annotated_html(
@@ -603,7 +654,6 @@ impl SiteStep<'_> {
             None
         };
         page.signature = Vec::new();
-        let runs = &draft.runs;
         let training = self.config.annotate.training.then(|| {
             let (evidence, route_texts) = draft
                 .judged
@@ -618,11 +668,14 @@ impl SiteStep<'_> {
             }
         });
         let method = draft.method();
+        let runs = &draft.runs;
         let text = draft
             .layout
             .text(|i| runs[i].class == PatternClass::Content);
         let empty_reason = if !text.is_empty() {
             None
+        } else if error_page {
+            Some(EmptyReason::ErrorPage)
         } else if draft.layout.pieces().all(str::is_empty) {
             Some(EmptyReason::NoText)
         } else if self.config.annotate.method == ClassifyMethod::Evidence {
@@ -641,6 +694,8 @@ impl SiteStep<'_> {
             runs: runs.iter().map(run_label).collect(),
             annotated_html: annotated,
             training: training.filter(|t| !t.rows.is_empty()),
+            page_type: guess.page_type,
+            page_type_confidence: guess.confidence,
         })
     }
 }

@@ -144,6 +144,10 @@ pub struct AnnotateConfig {
     /// Keep every cross page's run texts and model features in the stage's output, for
     /// `dbce train`. By default, off.
     pub training: bool,
+    /// A page whose type is less certain than this takes the type its cross partners vote
+    /// for (`dbce_classify::page_type::smooth_page_types`). By default, 0: off, because on
+    /// wcxb-dev's multi-page sites it did not help (`docs/page-types.md`).
+    pub page_type_smoothing: f32,
 }
 
 impl Default for AnnotateConfig {
@@ -158,6 +162,7 @@ impl Default for AnnotateConfig {
             model: None,
             judge: None,
             training: false,
+            page_type_smoothing: 0.0,
         }
     }
 }

@@ -14,6 +14,7 @@ use std::io::Write as _;
 use std::path::Path;
 
 use dbce_annotate::PatternClass;
+use dbce_classify::PageType;
 use dbce_warc::{CdxLine, Headers, NewRecord, RecordType, WarcWriter};
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -50,12 +51,18 @@ pub struct TextRecord {
     /// The route whose verdicts make the text: `cross` (the diff's patterns), `agree` (what
     /// both the cross and the single-page classifier keep), `learned` (the run model), `site`
     /// (a per-site classifier, T003–T006 and `joint`), `single` (the single-page classifier)
-    /// or `densest` (the densest block, when every other route left the page empty).
+    /// `densest` (the densest block, when every other route left the page empty) or
+    /// `page-type` (an error page: no content).
     pub decided_by: String,
-    /// Why `text` is empty (`no-text`, `every-route-empty`, `method-kept-nothing`); absent when
-    /// it is not.
+    /// Why `text` is empty (`no-text`, `every-route-empty`, `method-kept-nothing`,
+    /// `error-page`); absent when it is not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty_reason: Option<String>,
+    /// The page's type: `article`, `forum`, `product`, `collection`, `listing`,
+    /// `documentation`, `service` or `error`.
+    pub page_type: PageType,
+    /// The classifier's confidence in `page_type`, in `[0, 1]`.
+    pub page_type_confidence: f32,
     /// The cross members: role → record id and estimated template similarity.
     pub cross: BTreeMap<String, CrossMember>,
     /// Runs per label.
@@ -124,6 +131,8 @@ impl TextRecord {
                 Method::Single => "single",
             }
             .to_owned(),
+            page_type: page.page_type,
+            page_type_confidence: page.page_type_confidence,
             cross,
             runs: RunCounts {
                 content: page.count(PatternClass::Content),

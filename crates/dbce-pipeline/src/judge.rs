@@ -40,6 +40,8 @@ pub enum Route {
     Single,
     /// The page's densest block: every other route left the page empty.
     Densest,
+    /// The page's type: an error page has no content.
+    PageType,
 }
 
 impl Route {
@@ -55,6 +57,7 @@ impl Route {
             Self::Site => "site",
             Self::Single => "single",
             Self::Densest => "densest",
+            Self::PageType => "page-type",
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use dbce_classify::PageTypeGuess;
 use serde::{Deserialize, Serialize};
 use sha1::{Digest as _, Sha1};
 
@@ -113,7 +114,7 @@ pub struct Source {
 }
 
 /// Everything later stages need of a page without rereading the archive.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PageRef {
     /// The page's id.
     pub page: PageId,
@@ -132,6 +133,9 @@ pub struct PageRef {
     pub tokens: u32,
     /// The MinHash signature of its template tokens.
     pub signature: Vec<u32>,
+    /// Its type as the page alone tells it (`dbce_classify::PageTypeModel::classify`), before
+    /// its template peers have their say in stage `annotate`.
+    pub page_type: PageTypeGuess,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use dbce_annotate::PageTokens;
+use dbce_classify::PageTypeModel;
 use dbce_dom::{Document, TemplateTokens};
 use dbce_http::HttpLimits;
 use dbce_minhash::{BandKey, LshParams, MinHasher};
@@ -26,7 +27,7 @@ pub const STAGE: &str = "read";
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
-    version: 1,
+    version: 2,
 };
 /// `read/words/PART/RANK.bin` ([`words_path`]): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
@@ -241,6 +242,8 @@ impl ReadStep {
             || format!("<urn:dbce:file-{}:offset-{}>", file.0, source.offset),
             str::to_owned,
         );
+        let page_type =
+            PageTypeModel::built_in().classify(&document, &captured.url, &captured.html);
         let page = PageRef {
             page: PageId::from_record_id(&record_id),
             record_id,
@@ -250,6 +253,7 @@ impl ReadStep {
             source,
             tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
+            page_type,
         };
         let words = PageWords {
             page: page.page,

@@ -175,3 +175,64 @@ fn evidence_keeps_the_stories_and_says_who_decided() {
     }
     assert_eq!(seen, PAGES.len());
 }
+
+/// An error page (a soft 404 served with status 200) comes out empty under the default method,
+/// saying why; a real page beside it keeps its text.
+#[test]
+fn error_pages_come_out_empty_with_the_reason() {
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/page-types");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("errors.warc.gz");
+    let mut writer = WarcWriter::new(std::fs::File::create(&input).unwrap());
+    for (i, (name, url)) in [
+        ("not-found.html", "http://www.e.example/missing/page"),
+        ("documentation.html", "http://docs.f.example/guide/install"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let html = std::fs::read(fixtures.join(name)).unwrap();
+        let mut block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+            html.len()
+        )
+        .into_bytes();
+        block.extend_from_slice(&html);
+        let mut fields = Headers::new();
+        fields.push("WARC-Record-ID", format!("<urn:test:{i}>"));
+        fields.push("WARC-Date", "2024-01-01T00:00:00Z");
+        fields.push("WARC-Target-URI", *url);
+        fields.push("Content-Type", "application/http; msgtype=response");
+        writer
+            .write_record(&NewRecord {
+                record_type: RecordType::Response,
+                fields,
+                block,
+            })
+            .unwrap();
+    }
+    writer.finish().unwrap();
+    let out = dir.path().join("out");
+    let work = WorkDir::new(dir.path().join("work"));
+    run_local(&work, &Config::default(), &[input], &out, 2, &|_, _, _| {}).unwrap();
+    let mut records: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for entry in std::fs::read_dir(out.join("text")).unwrap() {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(entry.unwrap().path()).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        for line in text.lines() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            records.insert(record["id"].as_str().unwrap().to_owned(), record);
+        }
+    }
+    let error = &records["<urn:test:0>"];
+    assert_eq!(error["page_type"], "error", "{error}");
+    assert_eq!(error["text"], "");
+    assert_eq!(error["empty_reason"], "error-page");
+    assert_eq!(error["decided_by"], "page-type");
+    let docs = &records["<urn:test:1>"];
+    assert_ne!(docs["text"], "", "{docs}");
+    assert!(docs.get("empty_reason").is_none());
+}

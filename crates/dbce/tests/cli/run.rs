@@ -207,3 +207,48 @@ fn output_does_not_depend_on_threads_or_shards_and_reruns_skip_done_work() {
     );
     assert_eq!(outputs(&one), a);
 }
+
+#[test]
+fn every_record_carries_its_page_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run(&out, &[]);
+    let truth_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sample/sample.truth.jsonl");
+    let truth = std::fs::read_to_string(truth_path).unwrap();
+    let kinds: BTreeMap<String, String> = truth
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|t| {
+            (
+                t["id"].as_str().unwrap().to_owned(),
+                t["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let types = [
+        "article",
+        "forum",
+        "product",
+        "collection",
+        "listing",
+        "documentation",
+        "service",
+        "error",
+    ];
+    let records = jsonl(&out);
+    for record in &records {
+        let page_type = record["page_type"].as_str().unwrap();
+        assert!(types.contains(&page_type), "{record}");
+        let confidence = record["page_type_confidence"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&confidence), "{record}");
+    }
+    // The generator's articles are articles (its index pages are not told apart yet:
+    // docs/page-types.md).
+    let articles: Vec<&serde_json::Value> = records
+        .iter()
+        .filter(|r| kinds[r["id"].as_str().unwrap()] == "article")
+        .collect();
+    assert!(articles.len() > 100);
+    assert!(articles.iter().all(|r| r["page_type"] == "article"));
+}
