@@ -25,6 +25,8 @@ enum Command {
     Eval(commands::eval::Args),
     /// Train the run model of method `model` on archives and datasets with ground truth.
     Train(commands::train::Args),
+    /// Train (and validate held out) the block model of single-page method `blocks` on datasets.
+    TrainSinglePage(commands::train_single_page::Args),
     /// Count the records of WARC/ARC files by type and list what had to be skipped, and why.
     Inspect(commands::inspect::Args),
     /// Print the record at a byte offset of a WARC/ARC file.
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Search(args) => commands::search::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Train(args) => commands::train::run(&args),
+        Command::TrainSinglePage(args) => commands::train_single_page::run(&args),
         Command::Inspect(args) => commands::inspect::run(&args),
         Command::Get(args) => commands::get::run(&args),
         Command::Cdx(args) => commands::cdx::run(&args),

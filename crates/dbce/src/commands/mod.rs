@@ -10,6 +10,7 @@ pub(crate) mod search;
 pub(crate) mod stage;
 pub(crate) mod template;
 pub(crate) mod train;
+pub(crate) mod train_single_page;
 
 use std::fs::File;
 use std::io::BufReader;

@@ -119,7 +119,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// Labels each run by the share of its words that the ground truth contains in order: the
 /// page's words and the truth's are aligned with `SequenceMatcher` (no autojunk).
-fn label_runs(texts: &[String], truth: &str, min_aligned: f64) -> Vec<bool> {
+pub(crate) fn label_runs(texts: &[String], truth: &str, min_aligned: f64) -> Vec<bool> {
     let mut words: Vec<&str> = Vec::new();
     let mut owner: Vec<usize> = Vec::new();
     for (run, text) in texts.iter().enumerate() {
