@@ -34,7 +34,8 @@ pub(crate) const TAGS: &[(&str, &[&str])] = &[
     ("p", &["p"]),
 ];
 
-/// Generic class/id keyword groups, one bit each. A keyword of at most four letters must be
+/// Generic keyword groups of the `class`, `id`, `role`, `itemprop` and `itemtype` attributes
+/// (so schema.org's `Product`, `Question` or `Comment` count too), one bit each. A keyword of at most four letters must be
 /// a whole token of the attribute (tokens split at anything but letters and digits, so
 /// `ad` matches `top-ad` and not `header`); a longer one may start a token (`comment`
 /// matches `commentlist`).
@@ -76,8 +77,21 @@ pub(crate) const KEYWORDS: &[(&str, &[&str])] = &[
         "nav",
         &["nav", "navbar", "navigation", "menu", "breadcrumb", "toc"],
     ),
-    ("footer", &["footer", "foot", "copyright", "legal"]),
-    ("sidebar", &["sidebar", "side", "aside", "widget", "rail"]),
+    (
+        "footer",
+        &["footer", "foot", "copyright", "legal", "contentinfo"],
+    ),
+    (
+        "sidebar",
+        &[
+            "sidebar",
+            "side",
+            "aside",
+            "widget",
+            "rail",
+            "complementary",
+        ],
+    ),
     ("share", &["share", "social", "follow", "sharing"]),
     ("cookie", &["cookie", "consent", "gdpr", "privacy"]),
     (
@@ -433,7 +447,7 @@ fn element_bits(node: NodeRef<'_>) -> u64 {
             bits |= 1 << bit;
         }
     }
-    for attr in ["class", "id"] {
+    for attr in ["class", "id", "role", "itemprop", "itemtype"] {
         let Some(value) = node.attr(attr) else {
             continue;
         };

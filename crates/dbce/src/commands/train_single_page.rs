@@ -30,10 +30,12 @@ pub(crate) struct Args {
     /// Where to write the model trained on every page.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Also validate held out: `--folds` folds grouped by site over all pages, and each
-    /// dataset left out in turn (with every page of its sites); prints the tables.
+    /// Also validate held out: `--folds` folds grouped by site over all pages.
     #[arg(long)]
     cross_validate: bool,
+    /// Also validate held out: each dataset left out in turn, with every page of its sites.
+    #[arg(long)]
+    leave_dataset_out: bool,
     /// Folds of the grouped cross-validation.
     #[arg(long, default_value_t = 5)]
     folds: u64,
@@ -52,9 +54,10 @@ pub(crate) struct Args {
     /// A block is content when at least this share of its words align with the ground truth.
     #[arg(long, default_value_t = 0.5)]
     min_aligned: f64,
-    /// Lowest forest probability at which a block is content, in the validation.
-    #[arg(long, default_value_t = 0.5)]
-    threshold: f32,
+    /// Lowest forest probabilities at which a block is content, in the validation
+    /// (comma-separated: one column each).
+    #[arg(long, value_delimiter = ',', default_value = "0.5")]
+    threshold: Vec<f32>,
     /// Seed of the forest.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -103,16 +106,22 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let all: Vec<usize> = (0..pages.len()).collect();
     let model = fit(&pages, &all, &params)?;
-    let mut columns: Vec<(&str, Vec<Option<Vec<bool>>>)> = vec![
+    let mut columns: Vec<(String, Vec<Option<Vec<bool>>>)> = vec![
         (
-            "readability",
+            "labels".into(),
+            pages.iter().map(|p| Some(p.labels.clone())).collect(),
+        ),
+        (
+            "readability".into(),
             pages.iter().map(|p| Some(p.readability.clone())).collect(),
         ),
-        (
-            "blocks in-sample",
-            predict_all(&model, &pages, &all, args.threshold),
-        ),
     ];
+    add_columns(
+        &mut columns,
+        "in-sample",
+        &predict_all(&model, &pages, &all),
+        &args.threshold,
+    );
     if let Some(out) = &args.out {
         std::fs::write(out, model.encode())
             .with_context(|| format!("cannot write {}", out.display()))?;
@@ -125,14 +134,12 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         print_importances(&model);
     }
     if args.cross_validate {
-        columns.push((
-            "blocks held out (site folds)",
-            site_folds(&pages, args, &params)?,
-        ));
-        columns.push((
-            "blocks held out (dataset left out)",
-            leave_dataset_out(&pages, names.len(), args, &params)?,
-        ));
+        let held_out = site_folds(&pages, args, &params)?;
+        add_columns(&mut columns, "site folds", &held_out, &args.threshold);
+    }
+    if args.leave_dataset_out {
+        let held_out = leave_dataset_out(&pages, names.len(), &params)?;
+        add_columns(&mut columns, "dataset out", &held_out, &args.threshold);
     }
     print_tables(&names, &pages, &columns);
     eprintln!("dbce: done in {:.1} s", started.elapsed().as_secs_f64());
@@ -204,23 +211,29 @@ fn fit(pages: &[Page], train: &[usize], params: &ForestParams) -> anyhow::Result
     Ok(BlockModel::fit(&rows, &labels, params)?)
 }
 
-/// The verdicts of `model` on the pages at `test`; `None` for the others.
-fn predict_all(
-    model: &BlockModel,
-    pages: &[Page],
-    test: &[usize],
-    threshold: f32,
-) -> Vec<Option<Vec<bool>>> {
-    let mut out: Vec<Option<Vec<bool>>> = vec![None; pages.len()];
-    let verdicts: Vec<Vec<bool>> = test
+/// One column of verdicts per threshold from per-block probabilities.
+fn add_columns(
+    columns: &mut Vec<(String, Vec<Option<Vec<bool>>>)>,
+    name: &str,
+    probabilities: &[Option<Vec<f32>>],
+    thresholds: &[f32],
+) {
+    for &t in thresholds {
+        let verdicts = probabilities
+            .iter()
+            .map(|p| p.as_ref().map(|p| p.iter().map(|&p| p >= t).collect()))
+            .collect();
+        columns.push((format!("blocks {name} ≥{t}"), verdicts));
+    }
+}
+
+/// The content probabilities of `model` for the blocks of the pages at `test`; `None` for the
+/// others.
+fn predict_all(model: &BlockModel, pages: &[Page], test: &[usize]) -> Vec<Option<Vec<f32>>> {
+    let mut out: Vec<Option<Vec<f32>>> = vec![None; pages.len()];
+    let verdicts: Vec<Vec<f32>> = test
         .par_iter()
-        .map(|&i| {
-            model
-                .probabilities(&pages[i].rows)
-                .into_iter()
-                .map(|p| p >= threshold)
-                .collect()
-        })
+        .map(|&i| model.probabilities(&pages[i].rows))
         .collect();
     for (&i, v) in test.iter().zip(verdicts) {
         out[i] = Some(v);
@@ -234,14 +247,14 @@ fn site_folds(
     pages: &[Page],
     args: &Args,
     params: &ForestParams,
-) -> anyhow::Result<Vec<Option<Vec<bool>>>> {
+) -> anyhow::Result<Vec<Option<Vec<f32>>>> {
     let fold_of: Vec<u64> = pages.iter().map(|p| fnv(&p.group) % args.folds).collect();
     let mut out = vec![None; pages.len()];
     for fold in 0..args.folds {
         let (test, train): (Vec<usize>, Vec<usize>) =
             (0..pages.len()).partition(|&i| fold_of[i] == fold);
         let model = fit(pages, &train, params)?;
-        merge(&mut out, predict_all(&model, pages, &test, args.threshold));
+        merge(&mut out, predict_all(&model, pages, &test));
         eprintln!("dbce: fold {fold}: {} test pages", test.len());
     }
     Ok(out)
@@ -252,9 +265,8 @@ fn site_folds(
 fn leave_dataset_out(
     pages: &[Page],
     datasets: usize,
-    args: &Args,
     params: &ForestParams,
-) -> anyhow::Result<Vec<Option<Vec<bool>>>> {
+) -> anyhow::Result<Vec<Option<Vec<f32>>>> {
     let mut out = vec![None; pages.len()];
     for dataset in 0..datasets {
         let sites: std::collections::BTreeSet<&str> = pages
@@ -266,7 +278,7 @@ fn leave_dataset_out(
             .filter(|&i| pages[i].dataset == dataset || !sites.contains(pages[i].group.as_str()))
             .partition(|&i| pages[i].dataset == dataset);
         let model = fit(pages, &train, params)?;
-        merge(&mut out, predict_all(&model, pages, &test, args.threshold));
+        merge(&mut out, predict_all(&model, pages, &test));
         eprintln!(
             "dbce: dataset {dataset} left out: trained on {} pages",
             train.len()
@@ -275,7 +287,7 @@ fn leave_dataset_out(
     Ok(out)
 }
 
-fn merge(into: &mut [Option<Vec<bool>>], from: Vec<Option<Vec<bool>>>) {
+fn merge(into: &mut [Option<Vec<f32>>], from: Vec<Option<Vec<f32>>>) {
     for (slot, v) in into.iter_mut().zip(from) {
         if v.is_some() {
             *slot = v;
@@ -310,7 +322,7 @@ fn page_f1(pages: &[Page], verdicts: &[Option<Vec<bool>>]) -> Vec<Option<f64>> {
 }
 
 /// Prints, per dataset and page type, the mean F1 of each column.
-fn print_tables(names: &[String], pages: &[Page], columns: &[(&str, Vec<Option<Vec<bool>>>)]) {
+fn print_tables(names: &[String], pages: &[Page], columns: &[(String, Vec<Option<Vec<bool>>>)]) {
     let scores: Vec<Vec<Option<f64>>> = columns.iter().map(|(_, v)| page_f1(pages, v)).collect();
     let mut header = String::from("| dataset | page type | pages |");
     for (name, _) in columns {
