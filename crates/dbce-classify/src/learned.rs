@@ -71,6 +71,7 @@ pub fn block_feature_names() -> Vec<String> {
     names.extend(READABILITY_NAMES.iter().map(|&n| n.to_owned()));
     names.extend(block_structure_names());
     names.extend(PAGE_NAMES.iter().map(|&n| n.to_owned()));
+    names.push("page_rd_kept_share".to_owned());
     names
 }
 
@@ -83,8 +84,9 @@ pub fn block_rows(doc: &Document, blocks: &[TextBlock]) -> Vec<f32> {
         .map(|b| UnitFeatures::of_block(b, doc))
         .collect();
     let mut structure = BlockStructure::new(doc, blocks);
-    let mut page = Vec::with_capacity(PAGE_NAMES.len());
+    let mut page = Vec::with_capacity(PAGE_NAMES.len() + 1);
     structure.push_page(&mut page);
+    page.push(kept_share(blocks, &readability));
     let left_out = FEATURE_NAMES.iter().position(|&n| n == LEFT_OUT);
     let width = block_width();
     let mut rows = Vec::with_capacity(width * blocks.len());
@@ -104,6 +106,18 @@ pub fn block_rows(doc: &Document, blocks: &[TextBlock]) -> Vec<f32> {
         rows.extend_from_slice(&page);
     }
     rows
+}
+
+/// Share of the page's words in blocks Readability keeps.
+fn kept_share(blocks: &[TextBlock], readability: &[ReadabilityBlock]) -> f32 {
+    let (mut kept, mut all) = (0u32, 0u32);
+    for (block, verdict) in blocks.iter().zip(readability) {
+        all = all.saturating_add(block.words);
+        if verdict.kept {
+            kept = kept.saturating_add(block.words);
+        }
+    }
+    crate::block::ratio(kept, all)
 }
 
 fn push_readability(blocks: &[ReadabilityBlock], i: usize, out: &mut Vec<f32>) {

@@ -221,7 +221,32 @@ pub(crate) const PAGE_NAMES: &[&str] = &[
     "page_forms",
     "page_articles",
     "page_grouped_share",
+    "page_largest_group_share",
+    "page_og_article",
+    "page_og_product",
+    "page_og_other",
+    "page_kw_post",
+    "page_kw_comment",
+    "page_kw_reply",
+    "page_kw_review",
+    "page_kw_product",
+    "page_kw_price",
+    "page_kw_item",
+    "page_kw_author",
+    "page_kw_content",
+    "page_tag_li",
+    "page_tag_td",
 ];
+
+/// The keyword groups and tags whose share of the page's words is a page feature
+/// (`page_kw_…`, `page_tag_…` in [`PAGE_NAMES`]).
+const PAGE_SHARES: &[&str] = &[
+    "post", "comment", "reply", "review", "product", "price", "item", "author", "content", "li",
+    "td",
+];
+
+/// Number of values in [`PAGE_NAMES`].
+const PAGE_VALUES: usize = 27;
 
 /// The structural context of a page's blocks, computed once per page.
 pub(crate) struct BlockStructure<'a> {
@@ -239,7 +264,7 @@ pub(crate) struct BlockStructure<'a> {
     group: Vec<(u32, u32)>,
     page_words: u32,
     title: Vec<&'a str>,
-    page: [f32; 12],
+    page: [f32; PAGE_VALUES],
 }
 
 impl<'a> BlockStructure<'a> {
@@ -274,7 +299,7 @@ impl<'a> BlockStructure<'a> {
             title: doc
                 .title()
                 .map_or_else(Vec::new, |t| t.split_whitespace().collect()),
-            page: [0.0; 12],
+            page: [0.0; PAGE_VALUES],
         };
         structure.page = structure.page_context();
         structure
@@ -402,8 +427,9 @@ impl<'a> BlockStructure<'a> {
     }
 
     /// The page-level values of [`PAGE_NAMES`].
-    fn page_context(&mut self) -> [f32; 12] {
+    fn page_context(&mut self) -> [f32; PAGE_VALUES] {
         let mut tags = [0u32; 8];
+        let mut og = [0.0_f32; 3];
         for node in self.doc.nodes() {
             let slot = match node.name() {
                 Some("h1") => 0,
@@ -414,19 +440,44 @@ impl<'a> BlockStructure<'a> {
                 Some("li") => 5,
                 Some("form") => 6,
                 Some("article") => 7,
+                Some("meta") if node.attr("property") == Some("og:type") => {
+                    let kind = node.attr("content").unwrap_or_default();
+                    og[match kind {
+                        "article" => 0,
+                        "product" | "og:product" | "product.item" => 1,
+                        _ => 2,
+                    }] = 1.0;
+                    continue;
+                }
                 _ => continue,
             };
             tags[slot] += 1;
         }
+        let share_bits: Vec<u32> = PAGE_SHARES.iter().map(|&name| share_bit(name)).collect();
+        let mut shares = [0u32; PAGE_SHARES.len()];
         let linked: u32 = self.blocks.iter().map(|b| b.linked_words).sum();
-        let mut grouped = 0u32;
+        let (mut grouped, mut largest) = (0u32, 0u32);
         for i in 0..self.blocks.len() {
             let start = self.start(&self.blocks[i]);
-            if self.group_of(start).1 < ABSENT {
-                grouped += self.blocks[i].words;
+            let words = self.blocks[i].words;
+            let (_, levels_up, group_words) = self.group_of(start);
+            if levels_up < ABSENT {
+                grouped += words;
+                largest = largest.max(group_words);
+            }
+            let mut bits = 0u64;
+            let mut node = Some(start);
+            while let Some(e) = node {
+                bits |= self.own_bits(e);
+                node = e.parent();
+            }
+            for (share, &bit) in shares.iter_mut().zip(&share_bits) {
+                if bits & (1 << bit) != 0 {
+                    *share += words;
+                }
             }
         }
-        let mut page = [0.0; 12];
+        let mut page = [0.0; PAGE_VALUES];
         page[0] = log_count(count(self.blocks.len()));
         page[1] = log_count(self.page_words);
         page[2] = ratio(linked, self.page_words);
@@ -434,8 +485,23 @@ impl<'a> BlockStructure<'a> {
             *slot = log_count(n);
         }
         page[11] = ratio(grouped, self.page_words);
+        page[12] = ratio(largest, self.page_words);
+        page[13..16].copy_from_slice(&og);
+        for (slot, n) in page[16..].iter_mut().zip(shares) {
+            *slot = ratio(n, self.page_words);
+        }
         page
     }
+}
+
+/// The bit of a keyword group, or else of a tag, named `name`.
+fn share_bit(name: &str) -> u32 {
+    let keyword = KEYWORDS
+        .iter()
+        .position(|(k, _)| *k == name)
+        .map(|k| TAGS.len() + k);
+    let tag = || TAGS.iter().position(|(t, _)| *t == name);
+    u32::try_from(keyword.or_else(tag).unwrap_or(63)).unwrap_or(63)
 }
 
 /// Tag and keyword bits of one element; 0 for other nodes.
@@ -577,5 +643,13 @@ mod tests {
         let (rows, page) = rows("<body><p>a b c</p></body>");
         assert_eq!(rows[0].len(), block_structure_names().len());
         assert_eq!(page.len(), PAGE_NAMES.len());
+        assert_eq!(PAGE_VALUES, PAGE_NAMES.len());
+        for name in PAGE_SHARES {
+            assert!(share_bit(name) < 63, "{name}");
+            assert!(
+                PAGE_NAMES.iter().any(|p| p.ends_with(&format!("_{name}"))),
+                "{name}"
+            );
+        }
     }
 }
