@@ -214,7 +214,7 @@ impl FromStr for SinglePageMethod {
     /// Parses the names [`Display`](fmt::Display) writes. `article` takes optional
     /// [`Article`] settings (`article:1:100`), `readability` optional [`Readability`] settings
     /// (`readability:25:250`), `blocks` an optional [`LearnedBlocks`] threshold
-    /// (`blocks:0.4`). Block Fusion takes an optional threshold (else
+    /// (`blocks:0.3`). Block Fusion takes an optional threshold (else
     /// the dissertation's) and a segment rule, `densitometric` or the two
     /// [`SegmentRule::Density`] limits (else [`SegmentRule::DISSERTATION`]): `bf-plain`,
     /// `bf-rule-based:0.5`, `bf-smoothed:0.38:7:0.35`, `bf-plain:0.38:densitometric`.
@@ -419,7 +419,7 @@ mod tests {
             "readability",
             "readability:30:100",
             "blocks",
-            "blocks:0.4",
+            "blocks:0.3",
             "bf-plain:0.38:5:0.333333",
             "bf-smoothed:0.4:densitometric",
             "bf-rule-based:0.6:7:0.35",

@@ -159,24 +159,6 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if args.cross_validate {
         let held_out = site_folds(&pages, args, &training)?;
         add_columns(&mut columns, "site folds", &held_out, &args.threshold);
-        for &t in &args.threshold {
-            let verdicts = held_out
-                .iter()
-                .zip(&pages)
-                .map(|(p, page)| {
-                    p.as_ref().map(|p| {
-                        p.iter()
-                            .zip(&page.readability)
-                            .map(|(&p, &r)| p >= t || (r && p >= t * 0.5))
-                            .collect()
-                    })
-                })
-                .collect();
-            columns.push((
-                format!("site folds ≥{t}, Readability's ≥{}", t * 0.5),
-                verdicts,
-            ));
-        }
     }
     if args.leave_dataset_out {
         let held_out = leave_dataset_out(&pages, names.len(), &training)?;
