@@ -6,6 +6,8 @@
 //! `price`, `nav`, …), never hashed whole, so that a model learns what posts, prices and
 //! menus look like rather than the templates of the sites it was trained on.
 
+use std::sync::OnceLock;
+
 use dbce_dom::{Document, NodeKind, NodeRef};
 
 use crate::block::{TextBlock, ratio};
@@ -521,14 +523,36 @@ fn element_bits(node: NodeRef<'_>) -> u64 {
             .split(|c: char| !c.is_alphanumeric())
             .filter(|t| !t.is_empty())
         {
-            for (k, (_, words)) in KEYWORDS.iter().enumerate() {
-                if words.iter().any(|w| keyword_matches(w, token)) {
+            let first = token.as_bytes()[0].to_ascii_lowercase();
+            for &(k, keyword) in keywords_by_first_byte()
+                .get(usize::from(first))
+                .into_iter()
+                .flatten()
+            {
+                if keyword_matches(keyword, token) {
                     bits |= 1 << (TAGS.len() + k);
                 }
             }
         }
     }
     bits
+}
+
+/// The keywords of [`KEYWORDS`] with their group, by their first (ASCII) byte: a token is
+/// only compared with the keywords that start like it.
+fn keywords_by_first_byte() -> &'static [Vec<(usize, &'static str)>] {
+    static INDEX: OnceLock<Vec<Vec<(usize, &'static str)>>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = vec![Vec::new(); 128];
+        for (k, (_, words)) in KEYWORDS.iter().enumerate() {
+            for &word in *words {
+                if let Some(slot) = index.get_mut(usize::from(word.as_bytes()[0])) {
+                    slot.push((k, word));
+                }
+            }
+        }
+        index
+    })
 }
 
 /// Whether class/id `token` carries `keyword` (see [`KEYWORDS`]).
