@@ -324,6 +324,10 @@ fn site_folds(
     for fold in 0..args.folds {
         let (test, train): (Vec<usize>, Vec<usize>) =
             (0..pages.len()).partition(|&i| fold_of[i] == fold);
+        if test.is_empty() || train.is_empty() {
+            eprintln!("dbce: fold {fold}: nothing to train on or to test, skipped");
+            continue;
+        }
         let model = fit(pages, &train, training)?;
         merge(&mut out, predict_all(&model, pages, &test));
         eprintln!("dbce: fold {fold}: {} test pages", test.len());
@@ -348,6 +352,10 @@ fn leave_dataset_out(
         let (test, train): (Vec<usize>, Vec<usize>) = (0..pages.len())
             .filter(|&i| pages[i].dataset == dataset || !sites.contains(pages[i].group.as_str()))
             .partition(|&i| pages[i].dataset == dataset);
+        if train.is_empty() {
+            eprintln!("dbce: dataset {dataset}: nothing else to train on, skipped");
+            continue;
+        }
         let model = fit(pages, &train, training)?;
         merge(&mut out, predict_all(&model, pages, &test));
         eprintln!(
