@@ -16,7 +16,12 @@
 //! - Arc90 Readability's content scoring as readability-lxml 0.9 does it, over the page's tree
 //!   ([`SinglePageMethod::Readability`], [`Readability`], with per-block features in
 //!   [`ReadabilityBlock`]); it needs the document, so it runs through
-//!   [`SinglePageMethod::classify_page`].
+//!   [`SinglePageMethod::classify_page`];
+//! - a learned block classifier ([`SinglePageMethod::Blocks`], [`LearnedBlocks`],
+//!   [`BlockModel`]): a random forest over each block's shallow features, Readability's
+//!   verdict, its place in the page's structure and the page's kind ([`block_rows`],
+//!   [`block_feature_names`]), which keeps what forums, products, documentation and listings
+//!   are made of.
 //!
 //! [`UnitFeatures`], [`features`] and [`FEATURE_NAMES`] give the shallow features of the DBCE
 //! thesis's Table 2.1 for any sequence of text units, for the random forest of later stages.
@@ -55,10 +60,12 @@ mod article;
 mod block;
 mod features;
 mod fusion;
+mod learned;
 mod method;
 pub mod page_type;
 mod readability;
 mod rules;
+mod structure;
 pub mod tags;
 mod wrap;
 
@@ -69,6 +76,7 @@ pub use features::{
     window_feature_names, window_features,
 };
 pub use fusion::FusionVariant;
+pub use learned::{BlockModel, LearnedBlocks, ModelError, block_feature_names, block_rows};
 pub use method::{
     BF_RULE_BASED_THRESHOLD, BF_THRESHOLD, BlockFusion, ParseMethodError, SegmentRule,
     SinglePageMethod,

@@ -8,6 +8,7 @@ use dbce_dom::Document;
 use crate::article::Article;
 use crate::block::TextBlock;
 use crate::fusion::{FusionVariant, Segment, atomic, fuse, fuse_equal};
+use crate::learned::LearnedBlocks;
 use crate::readability::Readability;
 use crate::rules::{Counts, Rule, apply, densitometric, num_words};
 
@@ -88,6 +89,10 @@ pub enum SinglePageMethod {
     /// cleaned article are content. It needs the document, so only
     /// [`classify_page`](Self::classify_page) runs it.
     Readability(Readability),
+    /// The learned block classifier ([`LearnedBlocks`], over Readability's verdict and the
+    /// page's structure). It needs the document, so only
+    /// [`classify_page`](Self::classify_page) runs it.
+    Blocks(LearnedBlocks),
 }
 
 impl SinglePageMethod {
@@ -116,7 +121,8 @@ impl SinglePageMethod {
 
     /// One flag per block, in order: `true` for content, from the blocks alone.
     ///
-    /// [`SinglePageMethod::Readability`] needs the DOM: here it gives
+    /// [`SinglePageMethod::Readability`] and [`SinglePageMethod::Blocks`] need the DOM: here
+    /// they give
     /// [`SinglePageMethod::NumWords`]'s verdicts ([`needs_document`](Self::needs_document)
     /// tells); use [`classify_page`](Self::classify_page) to run it.
     pub fn classify(&self, blocks: &[TextBlock]) -> Vec<bool> {
@@ -129,6 +135,7 @@ impl SinglePageMethod {
     pub fn classify_page(&self, doc: &Document, blocks: &[TextBlock]) -> Vec<bool> {
         match self {
             Self::Readability(readability) => readability.classify(doc, blocks),
+            Self::Blocks(learned) => learned.classify(doc, blocks),
             _ => self.classify_blocks(blocks, doc.title()),
         }
     }
@@ -136,7 +143,7 @@ impl SinglePageMethod {
     /// Whether the method looks at more than the blocks, so that only
     /// [`classify_page`](Self::classify_page) runs it as described.
     pub fn needs_document(&self) -> bool {
-        matches!(self, Self::Readability(_))
+        matches!(self, Self::Readability(_) | Self::Blocks(_))
     }
 
     fn classify_blocks(&self, blocks: &[TextBlock], title: Option<&str>) -> Vec<bool> {
@@ -145,7 +152,7 @@ impl SinglePageMethod {
                 let content = by_segment(&atomic(blocks), blocks.len(), num_words);
                 article.refine(blocks, &content, title)
             }
-            Self::NumWords | Self::Readability(_) => {
+            Self::NumWords | Self::Readability(_) | Self::Blocks(_) => {
                 by_segment(&atomic(blocks), blocks.len(), num_words)
             }
             Self::KeepAll => vec![true; blocks.len()],
@@ -193,7 +200,7 @@ fn spread(segs: &[Segment], n_blocks: usize, keep: impl Fn(&Counts) -> bool) -> 
 #[error(
     "unknown single-page method {name:?}: expected keep-all, num-words, densitometric, \
      boilerpipe-default, article[:MAX_GAP:MIN_LARGE_WORDS], \
-     readability[:MIN_TEXT_LENGTH:RETRY_LENGTH], or \
+     readability[:MIN_TEXT_LENGTH:RETRY_LENGTH], blocks[:THRESHOLD], or \
      bf-plain|bf-smoothed|bf-rule-based[:THRESHOLD[:densitometric|:MIN_DENSITY:MAX_LINK_DENSITY]]"
 )]
 pub struct ParseMethodError {
@@ -206,7 +213,8 @@ impl FromStr for SinglePageMethod {
 
     /// Parses the names [`Display`](fmt::Display) writes. `article` takes optional
     /// [`Article`] settings (`article:1:100`), `readability` optional [`Readability`] settings
-    /// (`readability:25:250`). Block Fusion takes an optional threshold (else
+    /// (`readability:25:250`), `blocks` an optional [`LearnedBlocks`] threshold
+    /// (`blocks:0.3`). Block Fusion takes an optional threshold (else
     /// the dissertation's) and a segment rule, `densitometric` or the two
     /// [`SegmentRule::Density`] limits (else [`SegmentRule::DISSERTATION`]): `bf-plain`,
     /// `bf-rule-based:0.5`, `bf-smoothed:0.38:7:0.35`, `bf-plain:0.38:densitometric`.
@@ -235,6 +243,15 @@ impl FromStr for SinglePageMethod {
                 [gap, words] => Ok(Self::Article(Article {
                     max_gap: gap.parse().map_err(|_| err())?,
                     min_large_words: words.parse().map_err(|_| err())?,
+                })),
+                _ => Err(err()),
+            };
+        }
+        if head == "blocks" {
+            return match rest.as_slice() {
+                [] => Ok(Self::Blocks(LearnedBlocks::default())),
+                [t] => Ok(Self::Blocks(LearnedBlocks {
+                    threshold: t.parse().map_err(|_| err())?,
                 })),
                 _ => Err(err()),
             };
@@ -293,6 +310,8 @@ impl fmt::Display for SinglePageMethod {
             Self::Readability(r) => {
                 return write!(f, "readability:{}:{}", r.min_text_length, r.retry_length);
             }
+            Self::Blocks(b) if *b == LearnedBlocks::default() => return f.write_str("blocks"),
+            Self::Blocks(b) => return write!(f, "blocks:{}", b.threshold),
             Self::BlockFusion(bf) => bf,
         };
         let name = match bf.variant {
@@ -399,6 +418,8 @@ mod tests {
             "article:1:100",
             "readability",
             "readability:30:100",
+            "blocks",
+            "blocks:0.3",
             "bf-plain:0.38:5:0.333333",
             "bf-smoothed:0.4:densitometric",
             "bf-rule-based:0.6:7:0.35",
@@ -424,6 +445,8 @@ mod tests {
             "article:1",
             "readability:1",
             "readability:x:2",
+            "blocks:x",
+            "blocks:1:2",
         ] {
             assert!(bad.parse::<SinglePageMethod>().is_err(), "{bad}");
         }

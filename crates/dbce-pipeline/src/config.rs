@@ -125,7 +125,8 @@ pub struct AnnotateConfig {
     pub max_candidates: u32,
     /// The single-page classifier of pages without a cross, and of `invalid` runs where no
     /// learned classifier can be trained (`dbce_classify::SinglePageMethod`'s names:
-    /// `readability`, `num-words`, `article`, `bf-plain`, …). By default, `readability`.
+    /// `readability`, `blocks` (the learned block classifier), `num-words`, `article`,
+    /// `bf-plain`, …). By default, `readability`.
     #[serde(with = "single_page_name")]
     pub single_page: SinglePageMethod,
     /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not

@@ -27,6 +27,8 @@ enum Command {
     Train(commands::train::Args),
     /// Train the page-type model on datasets with `page_type` labels, cross-validated by site.
     TrainPageType(commands::train_page_type::Args),
+    /// Train (and validate held out) the block model of single-page method `blocks` on datasets.
+    TrainSinglePage(commands::train_single_page::Args),
     /// Count the records of WARC/ARC files by type and list what had to be skipped, and why.
     Inspect(commands::inspect::Args),
     /// Print the record at a byte offset of a WARC/ARC file.
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => commands::eval::run(&args),
         Command::Train(args) => commands::train::run(&args),
         Command::TrainPageType(args) => commands::train_page_type::run(&args),
+        Command::TrainSinglePage(args) => commands::train_single_page::run(&args),
         Command::Inspect(args) => commands::inspect::run(&args),
         Command::Get(args) => commands::get::run(&args),
         Command::Cdx(args) => commands::cdx::run(&args),

@@ -11,6 +11,7 @@ pub(crate) mod stage;
 pub(crate) mod template;
 pub(crate) mod train;
 pub(crate) mod train_page_type;
+pub(crate) mod train_single_page;
 
 use std::fs::File;
 use std::io::BufReader;

@@ -217,7 +217,7 @@ fn train_judge(
 
 /// Labels each run by the share of its words that the ground truth contains in order: the
 /// page's words and the truth's are aligned with `SequenceMatcher` (no autojunk).
-fn label_runs(texts: &[String], truth: &str, min_aligned: f64) -> Vec<bool> {
+pub(crate) fn label_runs(texts: &[String], truth: &str, min_aligned: f64) -> Vec<bool> {
     let mut words: Vec<&str> = Vec::new();
     let mut owner: Vec<usize> = Vec::new();
     for (run, text) in texts.iter().enumerate() {

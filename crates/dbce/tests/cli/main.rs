@@ -10,6 +10,7 @@ mod inspect;
 mod run;
 mod stage;
 mod template;
+mod train_single_page;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

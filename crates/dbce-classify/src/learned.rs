@@ -1,0 +1,326 @@
+//! The learned block classifier: a random forest decides each [`TextBlock`] from its shallow
+//! features and its neighbours', Readability's verdict and scores, its place in the page's
+//! structure and the page's kind ([`block_feature_names`]).
+//!
+//! Readability keeps one article column; forum threads, product pages, documentation and
+//! listings are made of repeated posts, specification tables, code and item cards, which the
+//! structural features (nearest `li`/`td`/`pre`/`code`/`nav`… above the block, generic
+//! class/id keywords, groups of like siblings) and the page context let the forest keep.
+//! The built-in model is trained by `dbce train-single-page` (`scripts/train-single-page`).
+
+use std::sync::OnceLock;
+
+use dbce_dom::Document;
+use dbce_forest::{ForestError, ForestParams, RandomForest};
+use serde::{Deserialize, Serialize};
+
+use crate::block::TextBlock;
+use crate::features::{FEATURE_NAMES, UnitFeatures, push_features};
+use crate::readability::{Readability, ReadabilityBlock};
+use crate::structure::{BlockStructure, PAGE_NAMES, block_structure_names};
+
+/// The model built into dbce, trained by `scripts/train-single-page`.
+const BUILT_IN: &[u8] = include_bytes!("../models/blocks.bin");
+
+/// The shallow feature left out of the rows: a hash of the whole class attribute, which
+/// memorises templates instead of learning what a block is.
+const LEFT_OUT: &str = "C_class";
+
+/// Names of Readability's values in a row.
+const READABILITY_NAMES: &[&str] = &[
+    "rd_kept",
+    "rd_in_top",
+    "rd_class_weight",
+    "rd_score",
+    "rd_prev_kept",
+    "rd_next_kept",
+];
+
+/// The learned single-page method's settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LearnedBlocks {
+    /// Lowest forest probability at which a block is content. By default, 0.4: held out on
+    /// wcxb-dev (folds grouped by site) 0.801 mean F1 against 0.788 at 0.45 and 0.809 at 0.35,
+    /// which costs the older news sets more (`docs/single-page.md`).
+    pub threshold: f32,
+}
+
+impl Default for LearnedBlocks {
+    fn default() -> Self {
+        Self { threshold: 0.4 }
+    }
+}
+
+impl LearnedBlocks {
+    /// One flag per block of `doc`, in order: `true` for content, by the built-in
+    /// [`BlockModel`]. A built-in model of another feature layout (a unit test keeps this
+    /// from shipping) leaves Readability's verdicts.
+    pub fn classify(&self, doc: &Document, blocks: &[TextBlock]) -> Vec<bool> {
+        match BlockModel::built_in() {
+            Ok(model) => model.classify(doc, blocks, self.threshold),
+            Err(_) => Readability::default().classify(doc, blocks),
+        }
+    }
+}
+
+/// Names of the values [`block_rows`] gives each block, in order.
+pub fn block_feature_names() -> Vec<String> {
+    let mut names: Vec<String> = FEATURE_NAMES
+        .iter()
+        .filter(|&&n| n != LEFT_OUT)
+        .map(|&n| n.to_owned())
+        .collect();
+    names.extend(READABILITY_NAMES.iter().map(|&n| n.to_owned()));
+    names.extend(block_structure_names());
+    names.extend(PAGE_NAMES.iter().map(|&n| n.to_owned()));
+    names.push("page_rd_kept_share".to_owned());
+    names
+}
+
+/// The feature rows of `blocks`, the text blocks of `doc`: row-major, one row of
+/// [`block_feature_names`]`().len()` values per block.
+pub fn block_rows(doc: &Document, blocks: &[TextBlock]) -> Vec<f32> {
+    let readability = Readability::default().blocks(doc, blocks);
+    let units: Vec<UnitFeatures> = blocks
+        .iter()
+        .map(|b| UnitFeatures::of_block(b, doc))
+        .collect();
+    let mut structure = BlockStructure::new(doc, blocks);
+    let mut page = Vec::with_capacity(PAGE_NAMES.len() + 1);
+    structure.push_page(&mut page);
+    page.push(kept_share(blocks, &readability));
+    let left_out = FEATURE_NAMES.iter().position(|&n| n == LEFT_OUT);
+    let width = block_width();
+    let mut rows = Vec::with_capacity(width * blocks.len());
+    let mut shallow = Vec::with_capacity(FEATURE_NAMES.len());
+    for i in 0..blocks.len() {
+        shallow.clear();
+        push_features(&units, Some(i), &mut shallow);
+        rows.extend(
+            shallow
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| Some(j) != left_out)
+                .map(|(_, &v)| v),
+        );
+        push_readability(&readability, i, &mut rows);
+        structure.push_block(i, &mut rows);
+        rows.extend_from_slice(&page);
+    }
+    rows
+}
+
+/// Share of the page's words in blocks Readability keeps.
+fn kept_share(blocks: &[TextBlock], readability: &[ReadabilityBlock]) -> f32 {
+    let (mut kept, mut all) = (0u32, 0u32);
+    for (block, verdict) in blocks.iter().zip(readability) {
+        all = all.saturating_add(block.words);
+        if verdict.kept {
+            kept = kept.saturating_add(block.words);
+        }
+    }
+    crate::block::ratio(kept, all)
+}
+
+fn push_readability(blocks: &[ReadabilityBlock], i: usize, out: &mut Vec<f32>) {
+    let kept = |j: Option<usize>| {
+        f32::from(u8::from(
+            j.and_then(|j| blocks.get(j)).is_some_and(|b| b.kept),
+        ))
+    };
+    let b = blocks[i];
+    out.extend([
+        f32::from(u8::from(b.kept)),
+        f32::from(u8::from(b.in_top_candidate)),
+        b.class_weight,
+        b.score,
+        kept(i.checked_sub(1)),
+        kept(i.checked_add(1)),
+    ]);
+}
+
+fn block_width() -> usize {
+    static WIDTH: OnceLock<usize> = OnceLock::new();
+    *WIDTH.get_or_init(|| block_feature_names().len())
+}
+
+/// A hash of the feature names in order: a model trained on another layout is refused.
+fn layout_hash() -> u64 {
+    static HASH: OnceLock<u64> = OnceLock::new();
+    *HASH.get_or_init(|| {
+        // FNV-1a: stable across builds and platforms.
+        let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+        for name in block_feature_names() {
+            for byte in name.bytes().chain([b'\n']) {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        hash
+    })
+}
+
+/// Why a block model was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The bytes are not a block model.
+    #[error("not a dbce block model")]
+    NotAModel,
+    /// The model was trained on rows of another feature layout.
+    #[error(
+        "block model trained on another feature layout ({width} values, layout {layout:016x}); \
+         this dbce makes rows of {expected_width} values, layout {expected:016x}: retrain it \
+         with scripts/train-single-page"
+    )]
+    StaleLayout {
+        /// Values per row the model was trained on.
+        width: usize,
+        /// The layout hash stored with the model.
+        layout: u64,
+        /// Values per row this build makes.
+        expected_width: usize,
+        /// This build's layout hash.
+        expected: u64,
+    },
+    /// Training refused its input.
+    #[error("cannot train a block model: {0}")]
+    Training(#[from] ForestError),
+}
+
+/// A random forest over [`block_rows`], stored with the hash of its feature layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BlockModel {
+    layout: u64,
+    forest: RandomForest,
+}
+
+impl BlockModel {
+    /// Trains a model on `rows` ([`block_rows`] of many pages) and one label per row.
+    ///
+    /// # Errors
+    /// [`ModelError::Training`] when the forest refuses the input (see
+    /// [`RandomForest::fit`]).
+    pub fn fit(rows: &[f32], labels: &[bool], params: &ForestParams) -> Result<Self, ModelError> {
+        Ok(Self {
+            layout: layout_hash(),
+            forest: RandomForest::fit(rows, block_width(), labels, params)?,
+        })
+    }
+
+    /// The model built into this crate.
+    ///
+    /// # Errors
+    /// When it does not decode or was trained on another layout (see [`BlockModel::decode`]).
+    pub fn built_in() -> Result<&'static Self, ModelError> {
+        static MODEL: OnceLock<Result<BlockModel, ModelError>> = OnceLock::new();
+        MODEL
+            .get_or_init(|| Self::decode(BUILT_IN))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The model in `bytes`, as [`BlockModel::encode`] wrote it.
+    ///
+    /// # Errors
+    /// [`ModelError::NotAModel`] for other bytes, [`ModelError::StaleLayout`] for a model of
+    /// another feature layout.
+    pub fn decode(bytes: &[u8]) -> Result<Self, ModelError> {
+        let model: Self = postcard::from_bytes(bytes).map_err(|_| ModelError::NotAModel)?;
+        if model.layout != layout_hash() || model.forest.n_features() != block_width() {
+            return Err(ModelError::StaleLayout {
+                width: model.forest.n_features(),
+                layout: model.layout,
+                expected_width: block_width(),
+                expected: layout_hash(),
+            });
+        }
+        Ok(model)
+    }
+
+    /// The model as bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_allocvec(self).unwrap_or_default()
+    }
+
+    /// The forest.
+    pub fn forest(&self) -> &RandomForest {
+        &self.forest
+    }
+
+    /// The probability that each row of `rows` ([`block_rows`]) is content.
+    pub fn probabilities(&self, rows: &[f32]) -> Vec<f32> {
+        let width = block_width();
+        rows.chunks_exact(width)
+            .map(|row| self.forest.predict_proba(row))
+            .collect()
+    }
+
+    /// One flag per block of `doc`: content when the forest's probability is at least
+    /// `threshold`.
+    pub fn classify(&self, doc: &Document, blocks: &[TextBlock], threshold: f32) -> Vec<bool> {
+        self.probabilities(&block_rows(doc, blocks))
+            .into_iter()
+            .map(|p| p >= threshold)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dbce_dom::SanitizeConfig;
+
+    use super::*;
+    use crate::text_blocks;
+
+    fn page() -> (Document, Vec<TextBlock>) {
+        let s = "The council met on Tuesday to discuss the new budget for the coming year. ";
+        let html = format!(
+            "<title>Budget</title><ul class=menu><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul>\
+             <h1>Budget</h1><p>{s}{s}{s}</p><div class=comment><p>{s}</p></div><footer>© 2024</footer>"
+        );
+        let doc = Document::parse(&html, &SanitizeConfig::default()).unwrap();
+        let blocks = text_blocks(&doc);
+        (doc, blocks)
+    }
+
+    #[test]
+    fn rows_have_one_named_value_per_feature() {
+        let (doc, blocks) = page();
+        let rows = block_rows(&doc, &blocks);
+        let names = block_feature_names();
+        assert_eq!(rows.len(), names.len() * blocks.len());
+        assert!(!names.iter().any(|n| n == LEFT_OUT));
+        assert!(rows.iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn the_built_in_model_reads_the_rows_this_build_makes() {
+        let model = BlockModel::built_in().unwrap();
+        assert_eq!(model.forest().n_features(), block_width());
+        assert_eq!(&BlockModel::decode(&model.encode()).unwrap(), model);
+        let (doc, blocks) = page();
+        let content = LearnedBlocks::default().classify(&doc, &blocks);
+        assert_eq!(content.len(), blocks.len());
+        assert!(content[3], "the article paragraph is content");
+        assert!(!content[0] && !content[1], "the menu is not");
+    }
+
+    #[test]
+    fn a_model_of_another_layout_is_refused() {
+        let (doc, blocks) = page();
+        let rows = block_rows(&doc, &blocks);
+        let labels: Vec<bool> = (0..blocks.len()).map(|i| i == 3).collect();
+        let params = ForestParams {
+            trees: 2,
+            ..ForestParams::default()
+        };
+        let mut model = BlockModel::fit(&rows, &labels, &params).unwrap();
+        assert_eq!(BlockModel::decode(&model.encode()).unwrap(), model);
+        model.layout ^= 1;
+        assert!(matches!(
+            BlockModel::decode(&model.encode()),
+            Err(ModelError::StaleLayout { .. })
+        ));
+        assert_eq!(BlockModel::decode(b"junk"), Err(ModelError::NotAModel));
+    }
+}

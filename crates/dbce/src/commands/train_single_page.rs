@@ -1,0 +1,519 @@
+//! `dbce train-single-page`: the learned block model of `annotate.single-page = "blocks"`,
+//! trained on dataset folders, and its held-out validation.
+//!
+//! Every text block is labelled content when at least `--min-aligned` of its words align with
+//! the ground truth (`SequenceMatcher` over the page's and the truth's words, as `dbce train`
+//! labels runs). Extracted text is the content blocks, one per line, scored with ROUGE-LSum
+//! against the truth, beside Readability's blocks on the same pages.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use dbce_classify::{BlockModel, block_feature_names, block_rows, text_blocks};
+use dbce_dom::{Document, SanitizeConfig};
+use dbce_eval::{Dataset, RougeScorer};
+use dbce_forest::ForestParams;
+use rayon::prelude::*;
+
+use super::train::label_runs;
+
+/// Arguments of `dbce train-single-page`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Dataset folders laid out as `html/ID.html`, `gt/ID.txt`, `meta.jsonl` (with an optional
+    /// `page_type` per line).
+    #[arg(required = true)]
+    datasets: Vec<PathBuf>,
+    /// Where to write the model trained on every page.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also validate held out: `--folds` folds grouped by site over all pages.
+    #[arg(long)]
+    cross_validate: bool,
+    /// Also validate held out: each dataset left out in turn, with every page of its sites.
+    #[arg(long)]
+    leave_dataset_out: bool,
+    /// Folds of the grouped cross-validation.
+    #[arg(long, default_value_t = 5)]
+    folds: u64,
+    /// Trees in the forest.
+    #[arg(long, default_value_t = 24)]
+    trees: u32,
+    /// Depth limit of each tree.
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// Fewest bootstrap draws in a leaf.
+    #[arg(long, default_value_t = 8)]
+    min_leaf: u32,
+    /// Bootstrap draws per tree as a share of the blocks.
+    #[arg(long, default_value_t = 0.5)]
+    sample_fraction: f32,
+    /// A block is content when at least this share of its words align with the ground truth.
+    #[arg(long, default_value_t = 0.5)]
+    min_aligned: f64,
+    /// Lowest forest probabilities at which a block is content, in the validation
+    /// (comma-separated: one column each).
+    #[arg(long, value_delimiter = ',', default_value = "0.5")]
+    threshold: Vec<f32>,
+    /// Word counts at which a block is trained on once more (`8,30`: blocks of 8 words count
+    /// twice, of 30 thrice), so that the forest minds long blocks as ROUGE does.
+    #[arg(long, value_delimiter = ',')]
+    word_weight: Vec<usize>,
+    /// Times each dataset's blocks are trained on, in the order of the datasets (default 1
+    /// each): the older news sets are small beside wcxb-dev.
+    #[arg(long, value_delimiter = ',')]
+    dataset_weight: Vec<usize>,
+    /// Write each page's F1 per column to this JSONL file.
+    #[arg(long, value_name = "FILE")]
+    scores: Option<PathBuf>,
+    /// Seed of the forest.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// How models are trained.
+struct Training {
+    params: ForestParams,
+    word_steps: Vec<usize>,
+    dataset_weight: Vec<usize>,
+}
+
+/// One page's blocks, ready to train on and to score.
+struct Page {
+    dataset: usize,
+    id: String,
+    /// Site (registrable domain) or, without one, the dataset and page id.
+    group: String,
+    page_type: String,
+    truth: String,
+    texts: Vec<String>,
+    rows: Vec<f32>,
+    labels: Vec<bool>,
+    readability: Vec<bool>,
+}
+
+pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let mut names = Vec::new();
+    let mut pages = Vec::new();
+    for (index, dir) in args.datasets.iter().enumerate() {
+        let (name, loaded) = load_pages(dir, index, args.min_aligned)?;
+        eprintln!(
+            "dbce: {name}: {} pages, {} blocks, {} content ({:.1} s)",
+            loaded.len(),
+            loaded.iter().map(|p| p.labels.len()).sum::<usize>(),
+            loaded
+                .iter()
+                .flat_map(|p| &p.labels)
+                .filter(|&&l| l)
+                .count(),
+            started.elapsed().as_secs_f64()
+        );
+        names.push(name);
+        pages.extend(loaded);
+    }
+    let training = Training {
+        params: ForestParams {
+            trees: args.trees,
+            max_depth: args.depth,
+            min_samples_leaf: args.min_leaf,
+            sample_fraction: args.sample_fraction,
+            seed: args.seed,
+            ..ForestParams::default()
+        },
+        word_steps: args.word_weight.clone(),
+        dataset_weight: args.dataset_weight.clone(),
+    };
+    let all: Vec<usize> = (0..pages.len()).collect();
+    let model = fit(&pages, &all, &training)?;
+    let mut columns: Vec<(String, Vec<Option<Vec<bool>>>)> = vec![
+        (
+            "labels".into(),
+            pages.iter().map(|p| Some(p.labels.clone())).collect(),
+        ),
+        (
+            "readability".into(),
+            pages.iter().map(|p| Some(p.readability.clone())).collect(),
+        ),
+    ];
+    add_columns(
+        &mut columns,
+        "in-sample",
+        &predict_all(&model, &pages, &all),
+        &args.threshold,
+    );
+    if let Some(out) = &args.out {
+        std::fs::write(out, model.encode())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!(
+            "dbce: model of {} trees, {} nodes written to {}",
+            model.forest().n_trees(),
+            model.forest().n_nodes(),
+            out.display()
+        );
+        print_importances(&model);
+    }
+    if args.cross_validate {
+        let held_out = site_folds(&pages, args, &training)?;
+        add_columns(&mut columns, "site folds", &held_out, &args.threshold);
+    }
+    if args.leave_dataset_out {
+        let held_out = leave_dataset_out(&pages, names.len(), &training)?;
+        add_columns(&mut columns, "dataset out", &held_out, &args.threshold);
+    }
+    let scores: Vec<Vec<Option<f64>>> = columns.iter().map(|(_, v)| page_f1(&pages, v)).collect();
+    print_tables(&names, &pages, &columns, &scores);
+    if let Some(path) = &args.scores {
+        write_scores(path, &names, &pages, &columns, &scores)?;
+    }
+    eprintln!("dbce: done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads, segments, labels and describes every page of the dataset in `dir`.
+fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(String, Vec<Page>)> {
+    let dataset = Dataset::load(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let types = page_types(&dir.join("meta.jsonl"))?;
+    let rd_kept = block_feature_names()
+        .iter()
+        .position(|n| n == "rd_kept")
+        .context("no rd_kept feature")?;
+    let width = block_feature_names().len();
+    let pages = dataset
+        .pages
+        .par_iter()
+        .map(|page| -> anyhow::Result<Page> {
+            let html = std::fs::read(&page.html_path)
+                .with_context(|| format!("cannot read {}", page.html_path.display()))?;
+            let doc = Document::parse(&String::from_utf8_lossy(&html), &SanitizeConfig::default())?;
+            let blocks = text_blocks(&doc);
+            let rows = block_rows(&doc, &blocks);
+            let texts: Vec<String> = blocks.into_iter().map(|b| b.text).collect();
+            Ok(Page {
+                dataset: index,
+                id: page.id.clone(),
+                group: page
+                    .site
+                    .clone()
+                    .unwrap_or_else(|| format!("{}/{}", dataset.name, page.id)),
+                page_type: types
+                    .get(&page.id)
+                    .cloned()
+                    .unwrap_or_else(|| "article".into()),
+                labels: label_blocks(&texts, &page.ground_truth, min_aligned),
+                readability: rows.chunks_exact(width).map(|r| r[rd_kept] > 0.5).collect(),
+                truth: page.ground_truth.clone(),
+                texts,
+                rows,
+            })
+        })
+        .collect::<anyhow::Result<Vec<Page>>>()?;
+    Ok((dataset.name, pages))
+}
+
+/// Labels each block: content when most of its words align with the truth in order
+/// ([`label_runs`]), or when it has at least [`MIN_CONTAINED_WORDS`] words and the truth
+/// contains its whole text (white space collapsed) anywhere: the truth of forum threads and
+/// listings does not always keep the page's order, which the alignment alone misses.
+fn label_blocks(texts: &[String], truth: &str, min_aligned: f64) -> Vec<bool> {
+    let flat = truth.split_whitespace().collect::<Vec<_>>().join(" ");
+    label_runs(texts, truth, min_aligned)
+        .into_iter()
+        .zip(texts)
+        .map(|(aligned, text)| {
+            aligned
+                || (text.split_whitespace().count() >= MIN_CONTAINED_WORDS
+                    && flat.contains(text.as_str()))
+        })
+        .collect()
+}
+
+/// Fewest words of a block whose text found anywhere in the truth makes it content.
+const MIN_CONTAINED_WORDS: usize = 10;
+
+/// `page_type` of each id in a `meta.jsonl`, where given.
+fn page_types(meta: &Path) -> anyhow::Result<BTreeMap<String, String>> {
+    let text =
+        std::fs::read_to_string(meta).with_context(|| format!("cannot read {}", meta.display()))?;
+    let mut types = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let value: serde_json::Value = serde_json::from_str(line)?;
+        if let (Some(id), Some(kind)) = (value["id"].as_str(), value["page_type"].as_str()) {
+            types.insert(id.to_owned(), kind.to_owned());
+        }
+    }
+    Ok(types)
+}
+
+/// A model trained on the pages at `train`.
+fn fit(pages: &[Page], train: &[usize], training: &Training) -> anyhow::Result<BlockModel> {
+    let mut rows = Vec::new();
+    let mut labels = Vec::new();
+    let width = block_feature_names().len();
+    for &i in train {
+        let page = &pages[i];
+        for ((row, &label), text) in page
+            .rows
+            .chunks_exact(width)
+            .zip(&page.labels)
+            .zip(&page.texts)
+        {
+            let words = text.split_whitespace().count();
+            let copies = training
+                .dataset_weight
+                .get(page.dataset)
+                .copied()
+                .unwrap_or(1)
+                * (1 + training
+                    .word_steps
+                    .iter()
+                    .filter(|&&step| words >= step)
+                    .count());
+            for _ in 0..copies {
+                rows.extend_from_slice(row);
+                labels.push(label);
+            }
+        }
+    }
+    let params = &training.params;
+    Ok(BlockModel::fit(&rows, &labels, params)?)
+}
+
+/// One column of verdicts per threshold from per-block probabilities.
+fn add_columns(
+    columns: &mut Vec<(String, Vec<Option<Vec<bool>>>)>,
+    name: &str,
+    probabilities: &[Option<Vec<f32>>],
+    thresholds: &[f32],
+) {
+    for &t in thresholds {
+        let verdicts = probabilities
+            .iter()
+            .map(|p| p.as_ref().map(|p| p.iter().map(|&p| p >= t).collect()))
+            .collect();
+        columns.push((format!("blocks {name} ≥{t}"), verdicts));
+    }
+}
+
+/// The content probabilities of `model` for the blocks of the pages at `test`; `None` for the
+/// others.
+fn predict_all(model: &BlockModel, pages: &[Page], test: &[usize]) -> Vec<Option<Vec<f32>>> {
+    let mut out: Vec<Option<Vec<f32>>> = vec![None; pages.len()];
+    let verdicts: Vec<Vec<f32>> = test
+        .par_iter()
+        .map(|&i| model.probabilities(&pages[i].rows))
+        .collect();
+    for (&i, v) in test.iter().zip(verdicts) {
+        out[i] = Some(v);
+    }
+    out
+}
+
+/// Held-out verdicts of every page from `--folds` folds grouped by site: a site's pages (in
+/// every dataset) share one fold.
+fn site_folds(
+    pages: &[Page],
+    args: &Args,
+    training: &Training,
+) -> anyhow::Result<Vec<Option<Vec<f32>>>> {
+    let fold_of: Vec<u64> = pages.iter().map(|p| fnv(&p.group) % args.folds).collect();
+    let mut out = vec![None; pages.len()];
+    for fold in 0..args.folds {
+        let (test, train): (Vec<usize>, Vec<usize>) =
+            (0..pages.len()).partition(|&i| fold_of[i] == fold);
+        if test.is_empty() || train.is_empty() {
+            eprintln!("dbce: fold {fold}: nothing to train on or to test, skipped");
+            continue;
+        }
+        let model = fit(pages, &train, training)?;
+        merge(&mut out, predict_all(&model, pages, &test));
+        eprintln!("dbce: fold {fold}: {} test pages", test.len());
+    }
+    Ok(out)
+}
+
+/// Held-out verdicts of each dataset from a model trained without it and without any page
+/// of its sites.
+fn leave_dataset_out(
+    pages: &[Page],
+    datasets: usize,
+    training: &Training,
+) -> anyhow::Result<Vec<Option<Vec<f32>>>> {
+    let mut out = vec![None; pages.len()];
+    for dataset in 0..datasets {
+        let sites: std::collections::BTreeSet<&str> = pages
+            .iter()
+            .filter(|p| p.dataset == dataset)
+            .map(|p| p.group.as_str())
+            .collect();
+        let (test, train): (Vec<usize>, Vec<usize>) = (0..pages.len())
+            .filter(|&i| pages[i].dataset == dataset || !sites.contains(pages[i].group.as_str()))
+            .partition(|&i| pages[i].dataset == dataset);
+        if train.is_empty() {
+            eprintln!("dbce: dataset {dataset}: nothing else to train on, skipped");
+            continue;
+        }
+        let model = fit(pages, &train, training)?;
+        merge(&mut out, predict_all(&model, pages, &test));
+        eprintln!(
+            "dbce: dataset {dataset} left out: trained on {} pages",
+            train.len()
+        );
+    }
+    Ok(out)
+}
+
+fn merge(into: &mut [Option<Vec<f32>>], from: Vec<Option<Vec<f32>>>) {
+    for (slot, v) in into.iter_mut().zip(from) {
+        if v.is_some() {
+            *slot = v;
+        }
+    }
+}
+
+/// FNV-1a of `text`: a fold assignment that does not depend on the order of pages.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The F1 of each page under `verdicts` (content blocks one per line).
+fn page_f1(pages: &[Page], verdicts: &[Option<Vec<bool>>]) -> Vec<Option<f64>> {
+    pages
+        .par_iter()
+        .zip(verdicts)
+        .map_init(RougeScorer::new, |scorer, (page, verdict)| {
+            let verdict = verdict.as_ref()?;
+            let mut text = String::new();
+            for (t, &keep) in page.texts.iter().zip(verdict) {
+                if keep {
+                    text.push_str(t);
+                    text.push('\n');
+                }
+            }
+            Some(scorer.score(&page.truth, &text).f1)
+        })
+        .collect()
+}
+
+/// Prints, per dataset and page type, the mean F1 of each column.
+fn print_tables(
+    names: &[String],
+    pages: &[Page],
+    columns: &[(String, Vec<Option<Vec<bool>>>)],
+    scores: &[Vec<Option<f64>>],
+) {
+    let mut header = String::from("| dataset | page type | pages |");
+    for (name, _) in columns {
+        header.push_str(&format!(" {name} |"));
+    }
+    println!("{header}");
+    println!("|{}", " --- |".repeat(3 + columns.len()));
+    for (d, name) in names.iter().enumerate() {
+        let mut types: Vec<&str> = pages
+            .iter()
+            .filter(|p| p.dataset == d)
+            .map(|p| p.page_type.as_str())
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        let mut rows: Vec<(String, Vec<usize>)> = vec![(
+            "all".into(),
+            (0..pages.len())
+                .filter(|&i| pages[i].dataset == d)
+                .collect(),
+        )];
+        if types.len() > 1 {
+            for t in types {
+                rows.push((
+                    t.into(),
+                    (0..pages.len())
+                        .filter(|&i| pages[i].dataset == d && pages[i].page_type == t)
+                        .collect(),
+                ));
+            }
+        }
+        for (kind, members) in rows {
+            let mut line = format!("| {name} | {kind} | {} |", members.len());
+            for column in scores {
+                let values: Vec<f64> = members.iter().filter_map(|&i| column[i]).collect();
+                if values.is_empty() {
+                    line.push_str(" – |");
+                } else {
+                    line.push_str(&format!(
+                        " {:.3} |",
+                        values.iter().sum::<f64>() / values.len() as f64
+                    ));
+                }
+            }
+            println!("{line}");
+        }
+    }
+}
+
+/// Writes one JSON line per page: dataset, id, page type and the F1 of each column.
+fn write_scores(
+    path: &Path,
+    names: &[String],
+    pages: &[Page],
+    columns: &[(String, Vec<Option<Vec<bool>>>)],
+    scores: &[Vec<Option<f64>>],
+) -> anyhow::Result<()> {
+    let mut out = String::new();
+    for (i, page) in pages.iter().enumerate() {
+        let f1: serde_json::Map<String, serde_json::Value> = columns
+            .iter()
+            .zip(scores)
+            .filter_map(|((name, _), column)| Some((name.clone(), column[i]?.into())))
+            .collect();
+        let line = serde_json::json!({
+            "dataset": names[page.dataset],
+            "id": page.id,
+            "page_type": page.page_type,
+            "f1": f1,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Prints the twenty most important features of `model` to standard error.
+fn print_importances(model: &BlockModel) {
+    let names = block_feature_names();
+    let mut ranked: Vec<(f32, &String)> = model
+        .forest()
+        .feature_importances()
+        .into_iter()
+        .zip(&names)
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (importance, name) in ranked.iter().take(20) {
+        eprintln!("dbce:   {name:<24} {importance:.3}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_the_truth_holds_out_of_order_are_content() {
+        let texts = [
+            "Home News".to_owned(),
+            "the second post says this much and then a few more words".to_owned(),
+            "the first post opens the thread with a long question about it".to_owned(),
+            "Share".to_owned(),
+        ];
+        let truth = "the first post opens the thread with a long question about it\n\
+                     the second post says this much and then a few more words";
+        // In order, only one of the two posts can align.
+        let aligned = label_runs(&texts, truth, 0.5);
+        assert!(aligned[1] != aligned[2], "{aligned:?}");
+        assert_eq!(label_blocks(&texts, truth, 0.5), [false, true, true, false]);
+    }
+}
