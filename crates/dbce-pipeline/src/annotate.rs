@@ -497,7 +497,10 @@ impl SiteStep<'_> {
         let (_, doc) = self.parse(index)?;
         let tokens = PageTokens::read(&doc);
         let method = self.config.annotate.method;
-        let single_page = &self.config.annotate.single_page;
+        let single_page = match &self.config.annotate.single_page_beyond_articles {
+            Some(other) if self.page_types[index].page_type != PageType::Article => other,
+            _ => &self.config.annotate.single_page,
+        };
         // A cross member that could not be read back is left out of the cross.
         let planned = self.crosses[index]
             .as_ref()

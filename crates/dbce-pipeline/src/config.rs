@@ -129,6 +129,10 @@ pub struct AnnotateConfig {
     /// `bf-plain`, …). By default, `readability`.
     #[serde(with = "single_page_name")]
     pub single_page: SinglePageMethod,
+    /// The single-page classifier of pages whose type (`page_type`) is not `article`, in place
+    /// of `single-page`; `none` (or absent) uses `single-page` for every page.
+    #[serde(default, with = "optional_single_page_name")]
+    pub single_page_beyond_articles: Option<SinglePageMethod>,
     /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not
     /// taken into a cross; a page left without one is classified alone, by the single-page
     /// classifier. Other captures of the page's URL are taken whatever their similarity. By
@@ -158,6 +162,7 @@ impl Default for AnnotateConfig {
             seed: 0x00db_ce00,
             max_candidates: 64,
             single_page: SinglePageMethod::Readability(Readability::default()),
+            single_page_beyond_articles: None,
             min_partner_similarity: 0.0,
             annotated_html: false,
             model: None,
@@ -165,6 +170,32 @@ impl Default for AnnotateConfig {
             training: false,
             page_type_smoothing: 0.0,
         }
+    }
+}
+
+/// An optional [`SinglePageMethod`] in configuration files: by its name, `none` for none.
+mod optional_single_page_name {
+    use dbce_classify::SinglePageMethod;
+    use serde::{Deserialize as _, Deserializer, Serializer, de::Error as _};
+
+    pub(super) fn serialize<S: Serializer>(
+        method: &Option<SinglePageMethod>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match method {
+            Some(method) => serializer.collect_str(method),
+            None => serializer.serialize_str("none"),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<SinglePageMethod>, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        if name == "none" {
+            return Ok(None);
+        }
+        name.parse().map(Some).map_err(D::Error::custom)
     }
 }
 
