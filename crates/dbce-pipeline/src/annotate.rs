@@ -44,7 +44,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 1,
+    version: 2,
 };
 
 /// How a page's runs were classified.
@@ -278,6 +278,7 @@ fn plan_crosses(
                 page: j,
                 url: urls[j].clone(),
                 captured: pages[j].captured.0,
+                payload: pages[j].payload.0,
                 similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
             };
             let list: Vec<CrossCandidate<usize>> = candidates[i]

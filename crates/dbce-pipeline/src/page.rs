@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use dbce_warc::Record;
+use dbce_warc::digest::{http_payload, sha1_value};
 use serde::{Deserialize, Serialize};
 use sha1::{Digest as _, Sha1};
 
@@ -112,6 +114,37 @@ pub struct Source {
     pub length: u64,
 }
 
+/// The SHA-1 of a page's HTTP payload: captures with the same digest (one capture read from
+/// two files, a revisit, an unchanged re-crawl) are one page when partners are chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PayloadDigest(pub [u8; 20]);
+
+impl PayloadDigest {
+    /// The digest of `record`'s payload: its `WARC-Payload-Digest` when that is a well-formed
+    /// `sha1:` value, else the SHA-1 of the payload as stored (the bytes after the HTTP header
+    /// block, with the transfer and content codings as recorded; the whole block of a record
+    /// that is not an HTTP message). Those are the bytes WARC writers digest and
+    /// `dbce_warc`'s digest check verifies, so a capture read once from a WARC file with the
+    /// field and once from an ARC file without it gets the same digest.
+    pub fn of_record(record: &Record) -> Self {
+        if let Some(value) = record
+            .header
+            .fields
+            .get("WARC-Payload-Digest")
+            .and_then(sha1_value)
+        {
+            return Self(value);
+        }
+        let block = record.body.bytes().unwrap_or_default();
+        let payload = if record.header.is_http_message() {
+            http_payload(block).unwrap_or(block)
+        } else {
+            block
+        };
+        Self(Sha1::digest(payload).into())
+    }
+}
+
 /// Everything later stages need of a page without rereading the archive.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageRef {
@@ -126,6 +159,8 @@ pub struct PageRef {
     pub site: SiteKey,
     /// When it was captured.
     pub captured: Timestamp,
+    /// The digest of its payload.
+    pub payload: PayloadDigest,
     /// Where its record lies.
     pub source: Source,
     /// How many template tokens the page has.
