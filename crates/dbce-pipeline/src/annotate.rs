@@ -27,7 +27,7 @@ use crate::bands::pages_path;
 use crate::features::{MODEL_WIDTH, RunFeatures, model_row};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, BUCKETS, LshBucket};
-use crate::page::{PageId, PageRef, SiteKey};
+use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
 use crate::reclassify::{PageRuns, reclassify};
 use crate::shard::{PartitionStart, start_partition};
@@ -159,7 +159,7 @@ pub fn run_annotate(
         &pages,
         &buckets,
         config.annotate.max_candidates as usize,
-        |site| partner_floor(config, site),
+        config.annotate.min_partner_similarity,
     );
     let fetcher = PageFetcher::new(read.inputs, config);
     let path = work.path(STAGE, format!("pages/{partition:05}.bin"));
@@ -231,28 +231,12 @@ struct PlannedCross {
     similarity: BTreeMap<usize, f32>,
 }
 
-/// The least similarity of a partner of a page of `site`: `annotate.min-partner-similarity`,
-/// raised to the site's LSH threshold for the methods that trust the bit patterns. A
-/// candidate below the threshold is no template sibling (a chance collision of LSH bands, or a
-/// neighbour in a huge bucket), and the patterns cannot tell; method `model` weighs the
-/// partners' similarity itself and does better with such a partner than alone
-/// (`docs/RESULTS.md`, "Partners").
-fn partner_floor(config: &Config, site: &SiteKey) -> f64 {
-    let configured = config.annotate.min_partner_similarity;
-    if config.annotate.method == ClassifyMethod::Model {
-        configured
-    } else {
-        configured.max(config.lsh_threshold(&site.0))
-    }
-}
-
-/// Every page's cross, or `None` for pages without a partner of another URL; `floor` gives the
-/// least similarity of a partner of a page of a site.
+/// Every page's cross, or `None` for pages without a partner of another URL.
 fn plan_crosses(
     pages: &[PageRef],
     buckets: &[LshBucket],
     max_candidates: usize,
-    floor: impl Fn(&SiteKey) -> f64 + Sync,
+    min_similarity: f64,
 ) -> Vec<Option<PlannedCross>> {
     let mut candidates: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pages.len()];
     for bucket in buckets {
@@ -297,7 +281,6 @@ fn plan_crosses(
                 payload: pages[j].payload.0,
                 similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
             };
-            let min_similarity = floor(&pages[i].site);
             let list: Vec<CrossCandidate<usize>> = candidates[i]
                 .iter()
                 .map(|&j| candidate(j))
@@ -578,88 +561,6 @@ fn restrict(cross: Cross<usize>, keep: impl Fn(usize) -> bool) -> Option<Cross<u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bands::BucketKey;
-    use crate::page::{FileId, PayloadDigest, Source, Timestamp};
-
-    /// Page `n` of site `e.com` at `path`, with a MinHash signature of ten values: the first
-    /// `shared` common to every page, the others page `n`'s own (page 0 must share all ten).
-    fn page_ref(n: u8, path: &str, shared: u32) -> PageRef {
-        PageRef {
-            page: PageId([n; 16]),
-            record_id: format!("<urn:test:{n}>"),
-            url: format!("http://e.com{path}"),
-            site: SiteKey("e.com".into()),
-            captured: Timestamp(20240101000000),
-            payload: PayloadDigest([n; 20]),
-            source: Source {
-                file: FileId(0),
-                offset: u64::from(n),
-                length: 1,
-            },
-            tokens: 10,
-            signature: (0..10)
-                .map(|v| {
-                    if v < shared {
-                        v
-                    } else {
-                        v + 100 * u32::from(n)
-                    }
-                })
-                .collect(),
-        }
-    }
-
-    #[test]
-    fn partners_below_the_floor_are_not_taken() {
-        let pages = [
-            page_ref(0, "/a", 10),
-            page_ref(1, "/b", 9),
-            page_ref(2, "/c", 2),
-        ];
-        let bucket = LshBucket {
-            key: BucketKey {
-                site: 0,
-                band: 0,
-                hash: 0,
-            },
-            pages: pages.iter().map(|p| p.page).collect(),
-        };
-        let buckets = [bucket];
-        let partners = |floor: f64| {
-            plan_crosses(&pages, &buckets, 64, |_| floor)
-                .into_iter()
-                .map(|planned| planned.map(|p| (p.cross.up, p.cross.down)))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            partners(0.0),
-            [Some((1, Some(2))), Some((0, Some(2))), Some((0, Some(1)))]
-        );
-        // The third page shares 0.2 of its signature with the others: below 0.3 it is nobody's
-        // partner and has none.
-        assert_eq!(partners(0.3), [Some((1, None)), Some((0, None)), None]);
-    }
-
-    #[test]
-    fn the_pattern_methods_take_no_partner_below_the_lsh_threshold() {
-        let mut config = Config::default();
-        config.lsh.threshold = 0.3;
-        config
-            .lsh
-            .site_thresholds
-            .insert("strict.example".into(), 0.5);
-        config.annotate.min_partner_similarity = 0.1;
-        let site = SiteKey("e.com".into());
-        let strict = SiteKey("strict.example".into());
-        config.annotate.method = ClassifyMethod::Model;
-        assert_eq!(partner_floor(&config, &site), 0.1);
-        assert_eq!(partner_floor(&config, &strict), 0.1);
-        config.annotate.method = ClassifyMethod::T001;
-        assert_eq!(partner_floor(&config, &site), 0.3);
-        assert_eq!(partner_floor(&config, &strict), 0.5);
-        config.annotate.min_partner_similarity = 0.6;
-        assert_eq!(partner_floor(&config, &site), 0.6);
-    }
 
     #[test]
     fn restrict_promotes_down_when_up_is_missing() {

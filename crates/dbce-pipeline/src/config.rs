@@ -122,10 +122,7 @@ pub struct AnnotateConfig {
     /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not
     /// taken into a cross; a page left without one is classified alone, by the single-page
     /// classifier. Other captures of the page's URL are taken whatever their similarity. By
-    /// default, 0: every LSH candidate may be a partner for method `model`, which weighs the
-    /// partners' similarity itself. The methods that trust the bit patterns (`t001` to `t006`,
-    /// `joint`) never take a partner below the site's LSH threshold, whatever this says
-    /// (`docs/RESULTS.md`, "Partners").
+    /// default, 0 (every LSH candidate may be a partner).
     pub min_partner_similarity: f64,
     /// Write the annotated HTML of every page. By default, off.
     pub annotated_html: bool,
@@ -251,20 +248,13 @@ impl Config {
     /// # Errors
     /// Fails on an invalid threshold (checked by [`Config::validate`]).
     pub fn lsh_params(&self, site: &str) -> Result<LshParams, ConfigError> {
-        Ok(LshParams::optimal(
-            self.lsh_threshold(site),
-            self.minhash.num_perm,
-        )?)
-    }
-
-    /// The similarity at which pages of `site` are grouped: its own threshold, else
-    /// `lsh.threshold`.
-    pub fn lsh_threshold(&self, site: &str) -> f64 {
-        self.lsh
+        let threshold = self
+            .lsh
             .site_thresholds
             .get(site)
             .copied()
-            .unwrap_or(self.lsh.threshold)
+            .unwrap_or(self.lsh.threshold);
+        Ok(LshParams::optimal(threshold, self.minhash.num_perm)?)
     }
 
     /// A short hash of the settings, recorded in every manifest: a stage refuses input made
