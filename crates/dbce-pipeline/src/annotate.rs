@@ -561,6 +561,66 @@ fn restrict(cross: Cross<usize>, keep: impl Fn(usize) -> bool) -> Option<Cross<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bands::BucketKey;
+    use crate::page::{FileId, PayloadDigest, SiteKey, Source, Timestamp};
+
+    /// Page `n` of site `e.com` at `path`, with a MinHash signature of ten values: the first
+    /// `shared` common to every page, the others page `n`'s own (page 0 must share all ten).
+    fn page_ref(n: u8, path: &str, shared: u32) -> PageRef {
+        PageRef {
+            page: PageId([n; 16]),
+            record_id: format!("<urn:test:{n}>"),
+            url: format!("http://e.com{path}"),
+            site: SiteKey("e.com".into()),
+            captured: Timestamp(20240101000000),
+            payload: PayloadDigest([n; 20]),
+            source: Source {
+                file: FileId(0),
+                offset: u64::from(n),
+                length: 1,
+            },
+            tokens: 10,
+            signature: (0..10)
+                .map(|v| {
+                    if v < shared {
+                        v
+                    } else {
+                        v + 100 * u32::from(n)
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn partners_below_the_least_similarity_are_not_taken() {
+        let pages = [
+            page_ref(0, "/a", 10),
+            page_ref(1, "/b", 9),
+            page_ref(2, "/c", 2),
+        ];
+        let buckets = [LshBucket {
+            key: BucketKey {
+                site: 0,
+                band: 0,
+                hash: 0,
+            },
+            pages: pages.iter().map(|p| p.page).collect(),
+        }];
+        let partners = |least: f64| {
+            plan_crosses(&pages, &buckets, 64, least)
+                .into_iter()
+                .map(|planned| planned.map(|p| (p.cross.up, p.cross.down)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            partners(0.0),
+            [Some((1, Some(2))), Some((0, Some(2))), Some((0, Some(1)))]
+        );
+        // The third page shares 0.2 of its signature with the others: below 0.3 it is nobody's
+        // partner and has none.
+        assert_eq!(partners(0.3), [Some((1, None)), Some((0, None)), None]);
+    }
 
     #[test]
     fn restrict_promotes_down_when_up_is_missing() {
