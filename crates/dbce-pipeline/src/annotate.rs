@@ -15,7 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
-    PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs, select_cross,
+    PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs,
+    resolve_invalid_by_parents, select_cross,
 };
 use dbce_dom::Document;
 use dbce_minhash::jaccard_of_values;
@@ -444,7 +445,10 @@ impl SiteStep<'_> {
             ClassifyMethod::T002 => InvalidMode::AsBoilerplate,
             _ => InvalidMode::Keep,
         };
-        let runs = classify_runs(&runs, cross.bits(), mode);
+        let mut runs = classify_runs(&runs, cross.bits(), mode);
+        if method == ClassifyMethod::T001 {
+            resolve_invalid_by_parents(&doc, &mut runs);
+        }
         let members = CrossMembers {
             bits: cross.bits(),
             members: cross

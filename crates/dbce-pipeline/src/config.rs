@@ -29,7 +29,9 @@ pub struct Config {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClassifyMethod {
-    /// T001: the bit patterns only; `invalid` runs are left out of the text.
+    /// T001: the bit patterns, then the thesis's parent propagation (§2.3.5): an `invalid`
+    /// run takes the class its decided neighbours lift to its nearest ancestor, and is left out
+    /// of the text when none does.
     T001,
     /// T002: the bit patterns, `invalid` runs are boilerplate.
     T002,
