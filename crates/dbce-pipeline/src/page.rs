@@ -172,6 +172,73 @@ pub struct PageRef {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dbce_warc::{Entry, Headers, NewRecord, ReaderConfig, RecordType, WarcReader, WarcWriter};
+
+    /// The records of an archive holding `records`.
+    fn written(records: &[NewRecord]) -> Vec<Record> {
+        let mut writer = WarcWriter::new(Vec::new());
+        for record in records {
+            writer.write_record(record).unwrap();
+        }
+        let bytes = writer.finish().unwrap();
+        WarcReader::new(std::io::Cursor::new(bytes), ReaderConfig::default())
+            .unwrap()
+            .map(|entry| match entry.unwrap() {
+                Entry::Record(record) => record,
+                Entry::Skip(skip) => panic!("skipped {skip:?}"),
+            })
+            .collect()
+    }
+
+    fn record(record_type: RecordType, content_type: &str, block: &[u8]) -> NewRecord {
+        let mut fields = Headers::new();
+        fields.push("WARC-Record-ID", format!("<urn:test:{}>", block.len()));
+        fields.push("WARC-Target-URI", "http://e.com/");
+        fields.push("WARC-Date", "2024-01-01T00:00:00Z");
+        fields.push("Content-Type", content_type);
+        NewRecord {
+            record_type,
+            fields,
+            block: block.to_vec(),
+        }
+    }
+
+    #[test]
+    fn payload_digests_agree_with_or_without_the_field() {
+        let http = "application/http; msgtype=response";
+        let records = written(&[
+            // The writer adds `WARC-Payload-Digest` to the response, not to the resource.
+            record(
+                RecordType::Response,
+                http,
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>same</p>",
+            ),
+            record(RecordType::Resource, "text/html", b"<p>same</p>"),
+            record(
+                RecordType::Response,
+                http,
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>other</p>",
+            ),
+        ]);
+        assert!(
+            records[0]
+                .header
+                .fields
+                .get("WARC-Payload-Digest")
+                .is_some()
+        );
+        assert!(
+            records[1]
+                .header
+                .fields
+                .get("WARC-Payload-Digest")
+                .is_none()
+        );
+        let digests: Vec<PayloadDigest> = records.iter().map(PayloadDigest::of_record).collect();
+        assert_eq!(digests[0], digests[1]);
+        assert_ne!(digests[0], digests[2]);
+        assert_eq!(digests[1].0, <[u8; 20]>::from(Sha1::digest(b"<p>same</p>")));
+    }
 
     #[test]
     fn sites_are_registrable_domains() {
