@@ -91,6 +91,9 @@ pub enum Decision {
     Learned,
     /// By a single-page classifier (the page had no cross, or its partners were poor).
     SinglePage,
+    /// `invalid` under the tables, given the class its decided neighbours lift to an ancestor
+    /// (thesis §2.3.5, [`resolve_invalid_by_parents`]).
+    Propagated,
 }
 
 /// A run with its class and how it was decided.
@@ -171,6 +174,32 @@ pub fn propagate(doc: &Document, runs: &[LabelledRun]) -> Vec<Option<PatternClas
     classes
 }
 
+/// Gives each `invalid` run the class of its nearest ancestor element that [`propagate`]
+/// classifies from the page's decided runs (the thesis's bottom-up pass, §2.3.5): a run the
+/// tables cannot decide takes the class its siblings and their subtrees agree on. A run
+/// without such an ancestor stays `invalid`.
+pub fn resolve_invalid_by_parents(doc: &Document, runs: &mut [LabelledRun]) {
+    let decided: Vec<LabelledRun> = runs
+        .iter()
+        .filter(|r| r.class != PatternClass::Invalid)
+        .copied()
+        .collect();
+    let classes = propagate(doc, &decided);
+    for run in runs.iter_mut().filter(|r| r.class == PatternClass::Invalid) {
+        let ancestors =
+            std::iter::successors(doc.get(run.run.node).and_then(|n| n.parent()), |n| {
+                n.parent()
+            });
+        if let Some(class) = ancestors
+            .filter_map(|n| classes[n.id().get() as usize])
+            .next()
+        {
+            run.class = class;
+            run.decision = Decision::Propagated;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,5 +260,47 @@ mod tests {
         assert_eq!(class_of("div"), None);
         // <body> has one child with... none: the div said nothing.
         assert_eq!(class_of("body"), None);
+    }
+
+    #[test]
+    fn invalid_runs_take_the_class_their_neighbours_lift() {
+        let doc = parse(
+            "<div><p>a</p><p>b</p></div><section><p>c</p><p>d</p><p>e</p></section>\
+             <footer><p>f</p></footer>",
+        );
+        let tokens = PageTokens::read(&doc);
+        let mut runs: Vec<LabelledRun> = annotate(&tokens, &[])
+            .into_iter()
+            .zip([
+                PatternClass::Content,
+                PatternClass::Invalid,
+                PatternClass::Invalid,
+                PatternClass::Content,
+                PatternClass::Boilerplate,
+                PatternClass::Boilerplate,
+            ])
+            .map(|(run, class)| LabelledRun {
+                run,
+                class,
+                decision: Decision::Pattern,
+            })
+            .collect();
+        resolve_invalid_by_parents(&doc, &mut runs);
+        let classes: Vec<(PatternClass, Decision)> =
+            runs.iter().map(|r| (r.class, r.decision)).collect();
+        assert_eq!(
+            classes,
+            [
+                (PatternClass::Content, Decision::Pattern),
+                // "b": its <div> holds one decided run, content.
+                (PatternClass::Content, Decision::Propagated),
+                // "c": its <section> holds content and boilerplate, and <body> a content <div>
+                // and a boilerplate <footer>.
+                (PatternClass::Invalid, Decision::Pattern),
+                (PatternClass::Content, Decision::Pattern),
+                (PatternClass::Boilerplate, Decision::Pattern),
+                (PatternClass::Boilerplate, Decision::Pattern),
+            ]
+        );
     }
 }

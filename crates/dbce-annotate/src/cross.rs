@@ -40,6 +40,8 @@ pub struct CrossCandidate<Id> {
     pub url: UrlKey,
     /// Its capture time (`YYYYMMDDhhmmss` as a number, or any order-preserving number).
     pub captured: u64,
+    /// The SHA-1 of its payload: candidates with equal digests are one page.
+    pub payload: [u8; 20],
     /// Its estimated template similarity (Jaccard) to the page the cross is for.
     pub similarity: f64,
 }
@@ -97,16 +99,21 @@ impl<Id: Copy> Cross<Id> {
 /// The cross of `cur` among `candidates`, or `None` when no candidate has another URL (the page
 /// then goes to the single-page classifier).
 ///
-/// `up` and `down` are the candidates with another URL key, by similarity, ties broken by the
-/// smaller page id; `prev` and `next` are the candidates with the same URL key captured nearest
-/// before and after `cur` (ties by id). A candidate captured at the same second as `cur` under
-/// the same URL is a duplicate capture and takes no part. `cur` itself among the candidates is
-/// ignored.
+/// A candidate with `cur`'s payload is the page itself (the same capture read from another
+/// file, a revisit, an unchanged re-crawl) and takes no part, nor does `cur` itself. `up` is
+/// the candidate with another URL key of the highest similarity, ties broken by the smaller
+/// page id; `down` the next one in that order with a URL key and a payload different from
+/// both `cur`'s and `up`'s, so the two partners are two different pages. `prev` and `next`
+/// are the candidates with `cur`'s URL key captured nearest before and after `cur` (ties by
+/// id); a candidate captured at the same second as `cur` under the same URL is a duplicate
+/// capture and takes no part.
 pub fn select_cross<Id: Copy + Ord>(
     cur: &CrossCandidate<Id>,
     candidates: &[CrossCandidate<Id>],
 ) -> Option<Cross<Id>> {
-    let others = candidates.iter().filter(|c| c.page != cur.page);
+    let others = candidates
+        .iter()
+        .filter(|c| c.page != cur.page && c.payload != cur.payload);
     let mut partners: Vec<&CrossCandidate<Id>> =
         others.clone().filter(|c| c.url != cur.url).collect();
     partners.sort_by(|a, b| {
@@ -114,6 +121,11 @@ pub fn select_cross<Id: Copy + Ord>(
             .total_cmp(&a.similarity)
             .then(a.page.cmp(&b.page))
     });
+    let up = *partners.first()?;
+    let down = partners
+        .iter()
+        .find(|c| c.url != up.url && c.payload != up.payload)
+        .map(|c| c.page);
     let same_url: Vec<&CrossCandidate<Id>> = others.filter(|c| c.url == cur.url).collect();
     let prev = same_url
         .iter()
@@ -127,8 +139,8 @@ pub fn select_cross<Id: Copy + Ord>(
         .map(|c| c.page);
     Some(Cross {
         cur: cur.page,
-        up: partners.first()?.page,
-        down: partners.get(1).map(|c| c.page),
+        up: up.page,
+        down,
         prev,
         next,
     })
@@ -138,11 +150,26 @@ pub fn select_cross<Id: Copy + Ord>(
 mod tests {
     use super::*;
 
+    /// A candidate whose payload is its own (derived from its page id).
     fn candidate(page: u32, url: &str, captured: u64, similarity: f64) -> CrossCandidate<u32> {
+        copy_of(page, page, url, captured, similarity)
+    }
+
+    /// A candidate with the payload of page `original`.
+    fn copy_of(
+        page: u32,
+        original: u32,
+        url: &str,
+        captured: u64,
+        similarity: f64,
+    ) -> CrossCandidate<u32> {
+        let mut payload = [0; 20];
+        payload[..4].copy_from_slice(&original.to_be_bytes());
         CrossCandidate {
             page,
             url: UrlKey::of(url),
             captured,
+            payload,
             similarity,
         }
     }
@@ -233,5 +260,81 @@ mod tests {
         candidates.reverse();
         assert_eq!(select_cross(&cur, &candidates).unwrap(), first);
         assert_eq!((first.up, first.down), (4, Some(7)));
+    }
+
+    #[test]
+    fn copies_of_the_page_are_neither_partners_nor_neighbours() {
+        // The page read twice (same payload under its URL, a copy served at another URL, and
+        // the same capture at other times): only different captures take part.
+        let cur = candidate(5, "http://e.com/a", 20160601000000, 1.0);
+        let candidates = [
+            copy_of(1, 5, "http://e.com/mirror", 20160601000000, 1.0),
+            copy_of(2, 5, "http://e.com/a", 20160501000000, 1.0),
+            copy_of(3, 5, "http://e.com/a", 20160701000000, 1.0),
+            candidate(4, "http://e.com/a", 20160401000000, 0.9),
+            candidate(6, "http://e.com/a", 20160801000000, 0.9),
+            candidate(7, "http://e.com/b", 1, 0.6),
+            candidate(8, "http://e.com/c", 1, 0.5),
+        ];
+        let cross = select_cross(&cur, &candidates).unwrap();
+        assert_eq!(
+            cross,
+            Cross {
+                cur: 5,
+                up: 7,
+                down: Some(8),
+                prev: Some(4),
+                next: Some(6)
+            }
+        );
+        // Nothing but copies of the page: no cross.
+        assert_eq!(select_cross(&cur, &candidates[..3]), None);
+    }
+
+    #[test]
+    fn up_and_down_differ_by_url_and_by_payload() {
+        let cur = candidate(0, "http://e.com/a", 5, 1.0);
+        let candidates = [
+            // The best partner, read from two files: one page.
+            candidate(1, "http://e.com/b", 5, 0.9),
+            copy_of(2, 1, "http://e.com/b", 5, 0.9),
+            // Another capture of the best partner's URL: another payload, same URL key.
+            candidate(3, "https://www.e.com/b/", 9, 0.8),
+            // The same payload as the best partner under another URL.
+            copy_of(4, 1, "http://e.com/b-copy", 5, 0.7),
+            candidate(5, "http://e.com/c", 5, 0.4),
+        ];
+        let cross = select_cross(&cur, &candidates).unwrap();
+        assert_eq!((cross.up, cross.down), (1, Some(5)));
+        // Without a different second page, there is no `down`.
+        let cross = select_cross(&cur, &candidates[..4]).unwrap();
+        assert_eq!((cross.up, cross.down), (1, None));
+    }
+
+    #[test]
+    fn ties_among_copies_and_neighbours_are_broken_by_page_id() {
+        let cur = candidate(0, "http://e.com/a", 50, 1.0);
+        let mut candidates = vec![
+            copy_of(9, 3, "http://e.com/x", 1, 0.5),
+            candidate(3, "http://e.com/x", 1, 0.5),
+            candidate(6, "http://e.com/y", 1, 0.5),
+            candidate(8, "http://e.com/a", 40, 0.9),
+            candidate(7, "http://e.com/a", 40, 0.9),
+            candidate(12, "http://e.com/a", 60, 0.9),
+            candidate(11, "http://e.com/a", 60, 0.9),
+        ];
+        let first = select_cross(&cur, &candidates).unwrap();
+        candidates.reverse();
+        assert_eq!(select_cross(&cur, &candidates).unwrap(), first);
+        assert_eq!(
+            first,
+            Cross {
+                cur: 0,
+                up: 3,
+                down: Some(6),
+                prev: Some(7),
+                next: Some(11)
+            }
+        );
     }
 }

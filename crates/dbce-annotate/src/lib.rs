@@ -45,7 +45,9 @@ mod pattern;
 mod render;
 mod tokens;
 
-pub use annotation::{Decision, LabelledRun, Run, annotate, classify_runs, propagate};
+pub use annotation::{
+    Decision, LabelledRun, Run, annotate, classify_runs, propagate, resolve_invalid_by_parents,
+};
 pub use cross::{Cross, CrossCandidate, UrlKey, select_cross};
 pub use error::{Error, Side};
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};

@@ -233,6 +233,7 @@ pub fn decision_name(decision: Decision) -> &'static str {
         Decision::InvalidAsBoilerplate => "t002",
         Decision::Learned => "learned",
         Decision::SinglePage => "single-page",
+        Decision::Propagated => "propagated",
     }
 }
 

@@ -22,6 +22,7 @@ use dbce_annotate::{
 use dbce_dom::{Document, SanitizeConfig, TemplateTokens};
 use dbce_http::HttpLimits;
 use dbce_minhash::{MinHasher, MinhashConfig, jaccard_of_values};
+use dbce_pipeline::PayloadDigest;
 use dbce_pipeline::html::captured_html;
 use dbce_warc::{Entry, ReaderConfig, WarcReader};
 
@@ -33,18 +34,19 @@ fn main() -> Result<(), Box<dyn Error>> {
     let max: usize = args.next().map_or(Ok(usize::MAX), |n| n.parse())?;
     let reader = WarcReader::new(BufReader::new(File::open(&path)?), ReaderConfig::default())?;
     let limits = HttpLimits::default();
-    let mut pages = Vec::new();
+    let mut pages_and_digests = Vec::new();
     for entry in reader {
         let Entry::Record(record) = entry? else {
             continue;
         };
         if let Ok(page) = captured_html(&record, &limits) {
-            pages.push(page);
+            pages_and_digests.push((page, PayloadDigest::of_record(&record)));
         }
-        if pages.len() >= max {
+        if pages_and_digests.len() >= max {
             break;
         }
     }
+    let (pages, digests): (Vec<_>, Vec<_>) = pages_and_digests.into_iter().unzip();
     let sanitize = SanitizeConfig::default();
     let hasher = MinHasher::new(MinhashConfig::default())?;
     let mut time = [Duration::ZERO; 5];
@@ -79,6 +81,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             page: j,
             url: UrlKey::of(&pages[j].url),
             captured: pages[j].captured.0,
+            payload: digests[j].0,
             similarity: jaccard_of_values(&signatures[i], &signatures[j]),
         };
         let list: Vec<_> = (0..pages.len())

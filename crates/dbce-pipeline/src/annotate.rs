@@ -15,7 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
-    PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs, select_cross,
+    PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs,
+    resolve_invalid_by_parents, select_cross,
 };
 use dbce_classify::page_type::smooth_page_types;
 use dbce_classify::{PageType, PageTypeGuess};
@@ -47,7 +48,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 3,
+    version: 4,
 };
 
 /// How a page's runs were classified.
@@ -328,6 +329,7 @@ fn plan_crosses(
                 page: j,
                 url: urls[j].clone(),
                 captured: pages[j].captured.0,
+                payload: pages[j].payload.0,
                 similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
             };
             let list: Vec<CrossCandidate<usize>> = candidates[i]
@@ -551,6 +553,9 @@ impl SiteStep<'_> {
             _ => InvalidMode::Keep,
         };
         let mut runs = classify_runs(&runs, cross.bits(), mode);
+        if method == ClassifyMethod::T001 {
+            resolve_invalid_by_parents(&doc, &mut runs);
+        }
         let members = CrossMembers {
             bits: cross.bits(),
             members: cross
@@ -836,6 +841,67 @@ mod tests {
             [false, false, false]
         );
         assert_eq!(route_verdicts(Route::Single, &runs, &single), single);
+    }
+
+    use crate::bands::BucketKey;
+    use crate::page::{FileId, PayloadDigest, SiteKey, Source, Timestamp};
+
+    /// Page `n` of site `e.com` at `path`, with a MinHash signature of ten values: the first
+    /// `shared` common to every page, the others page `n`'s own (page 0 must share all ten).
+    fn page_ref(n: u8, path: &str, shared: u32) -> PageRef {
+        PageRef {
+            page: PageId([n; 16]),
+            record_id: format!("<urn:test:{n}>"),
+            url: format!("http://e.com{path}"),
+            site: SiteKey("e.com".into()),
+            captured: Timestamp(20240101000000),
+            payload: PayloadDigest([n; 20]),
+            source: Source {
+                file: FileId(0),
+                offset: u64::from(n),
+                length: 1,
+            },
+            tokens: 10,
+            signature: (0..10)
+                .map(|v| {
+                    if v < shared {
+                        v
+                    } else {
+                        v + 100 * u32::from(n)
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn partners_below_the_least_similarity_are_not_taken() {
+        let pages = [
+            page_ref(0, "/a", 10),
+            page_ref(1, "/b", 9),
+            page_ref(2, "/c", 2),
+        ];
+        let buckets = [LshBucket {
+            key: BucketKey {
+                site: 0,
+                band: 0,
+                hash: 0,
+            },
+            pages: pages.iter().map(|p| p.page).collect(),
+        }];
+        let partners = |least: f64| {
+            plan_crosses(&pages, &buckets, 64, least)
+                .into_iter()
+                .map(|planned| planned.map(|p| (p.cross.up, p.cross.down)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            partners(0.0),
+            [Some((1, Some(2))), Some((0, Some(2))), Some((0, Some(1)))]
+        );
+        // The third page shares 0.2 of its signature with the others: below 0.3 it is nobody's
+        // partner and has none.
+        assert_eq!(partners(0.3), [Some((1, None)), Some((0, None)), None]);
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub mod work;
 pub use bands::BucketKey;
 pub use config::{AnnotateConfig, ClassifyMethod, Config, ConfigError, LshConfig, ReadConfig};
 pub use error::StageError;
-pub use page::{FileId, PageId, PageRef, SiteKey, Timestamp};
+pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Timestamp};
 pub use report::StageReport;
 pub use shard::Shard;
 pub use work::WorkDir;

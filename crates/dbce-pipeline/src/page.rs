@@ -3,6 +3,8 @@
 use std::fmt;
 
 use dbce_classify::PageTypeGuess;
+use dbce_warc::Record;
+use dbce_warc::digest::{http_payload, sha1_value};
 use serde::{Deserialize, Serialize};
 use sha1::{Digest as _, Sha1};
 
@@ -113,6 +115,37 @@ pub struct Source {
     pub length: u64,
 }
 
+/// The SHA-1 of a page's HTTP payload: captures with the same digest (one capture read from
+/// two files, a revisit, an unchanged re-crawl) are one page when partners are chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PayloadDigest(pub [u8; 20]);
+
+impl PayloadDigest {
+    /// The digest of `record`'s payload: its `WARC-Payload-Digest` when that is a well-formed
+    /// `sha1:` value, else the SHA-1 of the payload as stored (the bytes after the HTTP header
+    /// block, with the transfer and content codings as recorded; the whole block of a record
+    /// that is not an HTTP message). Those are the bytes WARC writers digest and
+    /// `dbce_warc`'s digest check verifies, so a capture read once from a WARC file with the
+    /// field and once from an ARC file without it gets the same digest.
+    pub fn of_record(record: &Record) -> Self {
+        if let Some(value) = record
+            .header
+            .fields
+            .get("WARC-Payload-Digest")
+            .and_then(sha1_value)
+        {
+            return Self(value);
+        }
+        let block = record.body.bytes().unwrap_or_default();
+        let payload = if record.header.is_http_message() {
+            http_payload(block).unwrap_or(block)
+        } else {
+            block
+        };
+        Self(Sha1::digest(payload).into())
+    }
+}
+
 /// Everything later stages need of a page without rereading the archive.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PageRef {
@@ -127,6 +160,8 @@ pub struct PageRef {
     pub site: SiteKey,
     /// When it was captured.
     pub captured: Timestamp,
+    /// The digest of its payload.
+    pub payload: PayloadDigest,
     /// Where its record lies.
     pub source: Source,
     /// How many template tokens the page has.
@@ -141,6 +176,73 @@ pub struct PageRef {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dbce_warc::{Entry, Headers, NewRecord, ReaderConfig, RecordType, WarcReader, WarcWriter};
+
+    /// The records of an archive holding `records`.
+    fn written(records: &[NewRecord]) -> Vec<Record> {
+        let mut writer = WarcWriter::new(Vec::new());
+        for record in records {
+            writer.write_record(record).unwrap();
+        }
+        let bytes = writer.finish().unwrap();
+        WarcReader::new(std::io::Cursor::new(bytes), ReaderConfig::default())
+            .unwrap()
+            .map(|entry| match entry.unwrap() {
+                Entry::Record(record) => record,
+                Entry::Skip(skip) => panic!("skipped {skip:?}"),
+            })
+            .collect()
+    }
+
+    fn record(record_type: RecordType, content_type: &str, block: &[u8]) -> NewRecord {
+        let mut fields = Headers::new();
+        fields.push("WARC-Record-ID", format!("<urn:test:{}>", block.len()));
+        fields.push("WARC-Target-URI", "http://e.com/");
+        fields.push("WARC-Date", "2024-01-01T00:00:00Z");
+        fields.push("Content-Type", content_type);
+        NewRecord {
+            record_type,
+            fields,
+            block: block.to_vec(),
+        }
+    }
+
+    #[test]
+    fn payload_digests_agree_with_or_without_the_field() {
+        let http = "application/http; msgtype=response";
+        let records = written(&[
+            // The writer adds `WARC-Payload-Digest` to the response, not to the resource.
+            record(
+                RecordType::Response,
+                http,
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>same</p>",
+            ),
+            record(RecordType::Resource, "text/html", b"<p>same</p>"),
+            record(
+                RecordType::Response,
+                http,
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>other</p>",
+            ),
+        ]);
+        assert!(
+            records[0]
+                .header
+                .fields
+                .get("WARC-Payload-Digest")
+                .is_some()
+        );
+        assert!(
+            records[1]
+                .header
+                .fields
+                .get("WARC-Payload-Digest")
+                .is_none()
+        );
+        let digests: Vec<PayloadDigest> = records.iter().map(PayloadDigest::of_record).collect();
+        assert_eq!(digests[0], digests[1]);
+        assert_ne!(digests[0], digests[2]);
+        assert_eq!(digests[1].0, <[u8; 20]>::from(Sha1::digest(b"<p>same</p>")));
+    }
 
     #[test]
     fn sites_are_registrable_domains() {

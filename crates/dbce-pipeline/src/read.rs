@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::artifact::{ArtifactKind, ArtifactWriter};
 use crate::bands::{BandRow, BucketKey};
 use crate::html::captured_html;
-use crate::page::{FileId, PageId, PageRef, Source};
+use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
 use crate::shard::Shard;
 use crate::skips::{SkipLine, SkipLog};
 use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
@@ -27,7 +27,7 @@ pub const STAGE: &str = "read";
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
-    version: 2,
+    version: 3,
 };
 /// `read/words/PART/RANK.bin` ([`words_path`]): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
@@ -250,6 +250,7 @@ impl ReadStep {
             url: captured.url,
             site: captured.site,
             captured: captured.captured,
+            payload: PayloadDigest::of_record(record),
             source,
             tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),

@@ -1,6 +1,7 @@
 //! Stage 2 on a hand-made archive whose sites give every cross shape of Appendix B: each page's
 //! cross members are the expected ones, and T001 keeps each page's own story and drops the
-//! shared chrome.
+//! shared chrome; the same crawl read twice (as WARC responses and as a converted copy) gets the
+//! same crosses, of two different pages.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
@@ -9,11 +10,11 @@ use std::io::Read as _;
 use dbce_pipeline::{ClassifyMethod, Config, WorkDir, run_local};
 use dbce_warc::{Headers, NewRecord, RecordType, WarcWriter};
 
-/// A page of the shared template with `story` as its content.
-fn page(story: &str) -> String {
+/// A page of the shared template with `story` as its content, captured on `day`.
+fn page(story: &str, day: u32) -> String {
     format!(
         "<html><head><title>T</title></head><body>\
-         <div class=nav><a href=/>Home page</a> <a href=/n>World news today</a> \
+         <div class=stamp>Edition of January {day}</div><div class=nav><a href=/>Home page</a> <a href=/n>World news today</a> \
          <a href=/s>Sport and results</a> <a href=/c>Contact the newsroom</a></div>\
          <div class=main><h1>{story}</h1><p>{story} was reported by our correspondent in the \
          morning and confirmed by officials later that day.</p></div>\
@@ -27,7 +28,7 @@ const PAGES: &[(&str, &str, u32, &str)] = &[
     // 11000: a site of two pages.
     ("b.example", "/p", 1, "Bakers strike over flour prices"),
     ("b.example", "/q", 1, "Bridge reopens after repairs"),
-    // 11001, 11011, 11010 for /x; 11100 for /y (its partners are two captures of /x).
+    // 11001, 11011, 11010 for /x; 11000 for /y (its candidates are captures of one URL, /x).
     ("a.example", "/x", 1, "Harbour council approves ferry plan"),
     ("a.example", "/x", 2, "Harbour council approves ferry plan"),
     ("a.example", "/x", 3, "Harbour council approves ferry plan"),
@@ -45,23 +46,43 @@ const PAGES: &[(&str, &str, u32, &str)] = &[
     ("d.example", "/w", 1, "Weather service warns of storms"),
 ];
 
-fn archive(path: &std::path::Path) {
+/// How [`archive`] writes the crawl.
+#[derive(Clone, Copy)]
+enum Form {
+    /// HTTP `response` records, with a `WARC-Payload-Digest` (as crawlers write them).
+    Response,
+    /// `resource` records of the bare HTML under other record ids, without a payload digest
+    /// (as a converted copy of the same crawl, an ARC file read as WARC, comes out).
+    ConvertedCopy,
+}
+
+fn archive(path: &std::path::Path, form: Form) {
     let mut writer = WarcWriter::new(std::fs::File::create(path).unwrap());
     for (i, (site, path, day, story)) in PAGES.iter().enumerate() {
-        let html = page(story);
-        let mut block = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
-            html.len()
-        )
-        .into_bytes();
-        block.extend_from_slice(html.as_bytes());
+        let html = page(story, *day);
         let mut fields = Headers::new();
-        fields.push("WARC-Record-ID", format!("<urn:test:{i}>"));
+        let (record_type, block) = match form {
+            Form::Response => {
+                let mut block = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+                    html.len()
+                )
+                .into_bytes();
+                block.extend_from_slice(html.as_bytes());
+                fields.push("WARC-Record-ID", format!("<urn:test:{i}>"));
+                fields.push("Content-Type", "application/http; msgtype=response");
+                (RecordType::Response, block)
+            }
+            Form::ConvertedCopy => {
+                fields.push("WARC-Record-ID", format!("<urn:copy:{i}>"));
+                fields.push("Content-Type", "text/html");
+                (RecordType::Resource, html.into_bytes())
+            }
+        };
         fields.push("WARC-Date", format!("2024-01-{day:02}T00:00:00Z"));
         fields.push("WARC-Target-URI", format!("http://www.{site}{path}"));
-        fields.push("Content-Type", "application/http; msgtype=response");
         let record = NewRecord {
-            record_type: RecordType::Response,
+            record_type,
             fields,
             block,
         };
@@ -70,19 +91,21 @@ fn archive(path: &std::path::Path) {
     writer.finish().unwrap();
 }
 
-#[test]
-fn every_cross_shape_and_its_classes() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("shapes.warc.gz");
-    archive(&input);
+/// Runs the pipeline with T001 on `inputs` and returns the text records by record id.
+fn run_t001(
+    dir: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+) -> BTreeMap<String, serde_json::Value> {
     let mut config = Config::default();
     config.annotate.method = ClassifyMethod::T001;
-    let out = dir.path().join("out");
-    let work = WorkDir::new(dir.path().join("work"));
-    let report = run_local(&work, &config, &[input], &out, 2, &|_, _, _| {}).unwrap();
-    assert_eq!(report.stages["4-finish"].output, PAGES.len() as u64);
-
-    let mut records: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    let out = dir.join("out");
+    let work = WorkDir::new(dir.join("work"));
+    let report = run_local(&work, &config, inputs, &out, 2, &|_, _, _| {}).unwrap();
+    assert_eq!(
+        report.stages["4-finish"].output,
+        (PAGES.len() * inputs.len()) as u64
+    );
+    let mut records = BTreeMap::new();
     for entry in std::fs::read_dir(out.join("text")).unwrap() {
         let mut text = String::new();
         flate2::read::GzDecoder::new(std::fs::File::open(entry.unwrap().path()).unwrap())
@@ -93,32 +116,54 @@ fn every_cross_shape_and_its_classes() {
             records.insert(record["id"].as_str().unwrap().to_owned(), record);
         }
     }
-    let expected: [&[&str]; 15] = [
-        &["up"],
-        &["up"],
-        &["next", "up"],
-        &["next", "prev", "up"],
-        &["prev", "up"],
-        &["down", "up"],
-        &["down", "next", "up"],
-        &["down", "prev", "up"],
-        &["down", "up"],
-        &["down", "up"],
-        &["down", "next", "up"],
-        &["down", "next", "prev", "up"],
-        &["down", "prev", "up"],
-        &["down", "up"],
-        &["down", "up"],
-    ];
-    for (i, ((_, path, day, story), roles)) in PAGES.iter().zip(expected).enumerate() {
+    records
+}
+
+/// The roles of each page's cross members, in the order of [`PAGES`].
+const EXPECTED_ROLES: [&[&str]; 15] = [
+    &["up"],
+    &["up"],
+    &["next", "up"],
+    &["next", "prev", "up"],
+    &["prev", "up"],
+    &["up"],
+    &["down", "next", "up"],
+    &["down", "prev", "up"],
+    &["down", "up"],
+    &["down", "up"],
+    &["down", "next", "up"],
+    &["down", "next", "prev", "up"],
+    &["down", "prev", "up"],
+    &["down", "up"],
+    &["down", "up"],
+];
+
+/// The roles of `record`'s cross members.
+fn roles(record: &serde_json::Value) -> Vec<&str> {
+    record["cross"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+/// The index in [`PAGES`] of the page a test record id names.
+fn page_index(record_id: &str) -> usize {
+    let number = record_id.trim_end_matches('>').rsplit(':').next().unwrap();
+    number.parse().unwrap()
+}
+
+#[test]
+fn every_cross_shape_and_its_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("shapes.warc.gz");
+    archive(&input, Form::Response);
+    let records = run_t001(dir.path(), &[input]);
+    for (i, ((_, path, day, story), roles_expected)) in PAGES.iter().zip(EXPECTED_ROLES).enumerate()
+    {
         let record = &records[&format!("<urn:test:{i}>")];
-        let found: Vec<&str> = record["cross"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(found, roles, "cross of {path} day {day}");
+        assert_eq!(roles(record), roles_expected, "cross of {path} day {day}");
         let text = record["text"].as_str().unwrap();
         assert!(
             text.contains(story),
@@ -235,4 +280,38 @@ fn error_pages_come_out_empty_with_the_reason() {
     let docs = &records["<urn:test:1>"];
     assert_ne!(docs["text"], "", "{docs}");
     assert!(docs.get("empty_reason").is_none());
+
+#[test]
+fn a_crawl_read_twice_gets_crosses_of_different_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = [
+        dir.path().join("crawl.warc.gz"),
+        dir.path().join("converted.warc.gz"),
+    ];
+    archive(&inputs[0], Form::Response);
+    archive(&inputs[1], Form::ConvertedCopy);
+    let records = run_t001(dir.path(), &inputs);
+    for (id, record) in &records {
+        let cur = page_index(id);
+        let (_, path, day, story) = PAGES[cur];
+        // Each copy gets the cross it gets when the crawl is read once.
+        assert_eq!(roles(record), EXPECTED_ROLES[cur], "cross of {id}");
+        let member = |role: &str| {
+            record["cross"]
+                .get(role)
+                .map(|m| PAGES[page_index(m["id"].as_str().unwrap())])
+        };
+        for role in ["up", "down", "prev", "next"] {
+            if let Some((site, other_path, other_day, _)) = member(role) {
+                assert!(
+                    (other_path, other_day) != (path, day) || site != PAGES[cur].0,
+                    "{id}: its {role} is a copy of the page"
+                );
+            }
+        }
+        if let (Some(up), Some(down)) = (member("up"), member("down")) {
+            assert_ne!(up.1, down.1, "{id}: up and down have one URL");
+        }
+        assert!(record["text"].as_str().unwrap().contains(story));
+    }
 }

@@ -24,27 +24,31 @@ pub fn sha1_label(bytes: &[u8]) -> String {
     )
 }
 
+/// The 20 bytes of a `sha1:` digest field value (base32, hex or base64), or `None` if the
+/// algorithm is another or the value is not well-formed.
+pub fn sha1_value(field: &str) -> Option<[u8; 20]> {
+    let (algorithm, value) = field.trim().split_once(':')?;
+    if !algorithm.eq_ignore_ascii_case("sha1") {
+        return None;
+    }
+    let decoded = match value.len() {
+        32 => data_encoding::BASE32.decode(value.to_ascii_uppercase().as_bytes()),
+        40 => data_encoding::HEXLOWER_PERMISSIVE.decode(value.as_bytes()),
+        28 => data_encoding::BASE64.decode(value.as_bytes()),
+        _ => return None,
+    };
+    decoded.ok()?.try_into().ok()
+}
+
 /// Checks a digest field value (`sha1:` with a base32, hex or base64 value) against `bytes`.
 pub fn check(field: Option<&str>, bytes: &[u8]) -> DigestCheck {
     let Some(field) = field else {
         return DigestCheck::Absent;
     };
-    let Some((algorithm, value)) = field.trim().split_once(':') else {
-        return DigestCheck::Unverifiable;
-    };
-    if !algorithm.eq_ignore_ascii_case("sha1") {
-        return DigestCheck::Unverifiable;
-    }
-    let expected = match value.len() {
-        32 => data_encoding::BASE32.decode(value.to_ascii_uppercase().as_bytes()),
-        40 => data_encoding::HEXLOWER_PERMISSIVE.decode(value.as_bytes()),
-        28 => data_encoding::BASE64.decode(value.as_bytes()),
-        _ => return DigestCheck::Unverifiable,
-    };
-    match expected {
-        Ok(expected) if expected[..] == Sha1::digest(bytes)[..] => DigestCheck::Valid,
-        Ok(_) => DigestCheck::Mismatch,
-        Err(_) => DigestCheck::Unverifiable,
+    match sha1_value(field) {
+        Some(expected) if expected[..] == Sha1::digest(bytes)[..] => DigestCheck::Valid,
+        Some(_) => DigestCheck::Mismatch,
+        None => DigestCheck::Unverifiable,
     }
 }
 
@@ -80,6 +84,16 @@ mod tests {
         );
         assert_eq!(check(Some("md5:abc"), b"hello"), DigestCheck::Unverifiable);
         assert_eq!(check(None, b"hello"), DigestCheck::Absent);
+    }
+
+    #[test]
+    fn sha1_values_decode_every_encoding_to_the_same_bytes() {
+        let hex = sha1_value("sha1:aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d").unwrap();
+        assert_eq!(sha1_value(&sha1_label(b"hello")), Some(hex));
+        assert_eq!(hex[..], Sha1::digest(b"hello")[..]);
+        assert_eq!(sha1_value("sha1:VL2MMHO4YXUKFWV63YHTWSBM3GXKSQ2"), None);
+        assert_eq!(sha1_value("sha256:VL2MMHO4YXUKFWV63YHTWSBM3GXKSQ2N"), None);
+        assert_eq!(sha1_value("VL2MMHO4YXUKFWV63YHTWSBM3GXKSQ2N"), None);
     }
 
     #[test]
