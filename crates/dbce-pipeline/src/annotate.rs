@@ -871,6 +871,10 @@ mod tests {
                     }
                 })
                 .collect(),
+            page_type: dbce_classify::PageTypeGuess {
+                page_type: PageType::Article,
+                confidence: 1.0,
+            },
         }
     }
 

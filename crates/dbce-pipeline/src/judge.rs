@@ -90,15 +90,6 @@ pub const EVIDENCE_NAMES: [&str; 14] = [
     "log-unique-runs",
 ];
 
-/// Below this share of the unique words confirmed by the single-page classifier, the diff
-/// stands: the judge takes [`Route::Cross`]. Measured leave-one-group-out (docs/RESULTS.md):
-/// cut-offs from 0.15 to 0.3 cost no development set more than 0.005 and lift the modern web's
-/// cross pages (wcxb-dev) from 0.576 to 0.72; 0.2 is the middle of that plateau.
-pub const DIFF_STANDS: f32 = 0.2;
-
-/// Index of `unique-confirmed` in [`EVIDENCE_NAMES`].
-const UNIQUE_CONFIRMED: usize = 6;
-
 /// What the cross and the single-page classifier say of one page: the judge's input row.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PageEvidence(pub [f32; EVIDENCE_NAMES.len()]);
@@ -256,14 +247,8 @@ impl Judge {
             .collect()
     }
 
-    /// The route for the page: [`Route::Cross`] when the single-page classifier confirms less
-    /// than [`DIFF_STANDS`] of the words the diff proves unique (it has then missed what the page
-    /// is made of, and is no evidence against the diff), else the route most likely among the
-    /// page's best (the first of equals).
+    /// The route most likely among the page's best (the first of equals).
     pub fn choose(&self, evidence: &PageEvidence) -> Route {
-        if evidence.0[UNIQUE_CONFIRMED] < DIFF_STANDS {
-            return Route::Cross;
-        }
         best_route(&self.scores(evidence))
     }
 }
@@ -422,15 +407,6 @@ mod tests {
         assert_eq!(e[7], 2.0 / 8.0);
         assert_eq!(&e[8..13], &[0.8, 0.0, 0.0, 0.0, 1.0]);
         assert!((e[13] - 3f32.ln()).abs() < 1e-6);
-    }
-
-    #[test]
-    fn the_diff_stands_where_the_single_page_classifier_confirms_little_of_it() {
-        assert_eq!(EVIDENCE_NAMES[UNIQUE_CONFIRMED], "unique-confirmed");
-        let judge = Judge::load(None).unwrap();
-        let mut evidence = PageEvidence([0.5; EVIDENCE_NAMES.len()]);
-        evidence.0[UNIQUE_CONFIRMED] = DIFF_STANDS / 2.0;
-        assert_eq!(judge.choose(&evidence), Route::Cross);
     }
 
     #[test]

@@ -184,7 +184,7 @@ fn every_cross_shape_and_its_classes() {
 fn evidence_keeps_the_stories_and_says_who_decided() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("shapes.warc.gz");
-    archive(&input);
+    archive(&input, Form::Response);
     let config = Config::default();
     assert_eq!(config.annotate.method, ClassifyMethod::Evidence);
     let out = dir.path().join("out");
@@ -198,10 +198,7 @@ fn evidence_keeps_the_stories_and_says_who_decided() {
             .unwrap();
         for line in text.lines() {
             let record: serde_json::Value = serde_json::from_str(line).unwrap();
-            let i: usize = record["id"].as_str().unwrap()[10..]
-                .trim_end_matches('>')
-                .parse()
-                .unwrap();
+            let i = page_index(record["id"].as_str().unwrap());
             let story = PAGES[i].3;
             let text = record["text"].as_str().unwrap();
             assert!(text.contains(story), "page {i} lost its story: {text:?}");
@@ -280,6 +277,7 @@ fn error_pages_come_out_empty_with_the_reason() {
     let docs = &records["<urn:test:1>"];
     assert_ne!(docs["text"], "", "{docs}");
     assert!(docs.get("empty_reason").is_none());
+}
 
 #[test]
 fn a_crawl_read_twice_gets_crosses_of_different_pages() {
