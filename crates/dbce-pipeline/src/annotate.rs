@@ -553,7 +553,7 @@ impl SiteStep<'_> {
             _ => InvalidMode::Keep,
         };
         let mut runs = classify_runs(&runs, cross.bits(), mode);
-        if method == ClassifyMethod::T001 {
+        if matches!(method, ClassifyMethod::T001 | ClassifyMethod::Evidence) {
             resolve_invalid_by_parents(&doc, &mut runs);
         }
         let members = CrossMembers {

@@ -56,7 +56,8 @@ pub enum ClassifyMethod {
     Model,
     /// The diff decides, and a page-level judge trained on ground truth (`dbce train --judge`)
     /// weighs it against the single-page classifier: per cross page it takes the runs the
-    /// patterns keep, those both keep, or the single-page verdict (`crate::judge`). A page
+    /// patterns keep (after T001's parent propagation), those both keep, or the single-page
+    /// verdict (`crate::judge`). A page
     /// whose route yields no text takes the next route that yields some.
     #[default]
     Evidence,

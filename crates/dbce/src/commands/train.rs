@@ -57,7 +57,13 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         "give dataset folders or --archive ARCHIVE TRUTH"
     );
     let mut config = args.config.resolve()?;
-    config.annotate.method = ClassifyMethod::T001;
+    // Runs are prepared as the method that reads them prepares them (`evidence` resolves
+    // `invalid` runs by their parents first; `model` does not).
+    config.annotate.method = if args.judge {
+        ClassifyMethod::Evidence
+    } else {
+        ClassifyMethod::Model
+    };
     config.annotate.training = true;
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     let mut rows: Vec<f32> = Vec::new();
