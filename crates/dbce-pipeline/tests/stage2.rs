@@ -105,6 +105,11 @@ fn run_t001(
         report.stages["4-finish"].output,
         (PAGES.len() * inputs.len()) as u64
     );
+    records(&out)
+}
+
+/// The JSONL records of a run's output, by record id.
+fn records(out: &std::path::Path) -> BTreeMap<String, serde_json::Value> {
     let mut records = BTreeMap::new();
     for entry in std::fs::read_dir(out.join("text")).unwrap() {
         let mut text = String::new();
@@ -190,32 +195,24 @@ fn evidence_keeps_the_stories_and_says_who_decided() {
     let out = dir.path().join("out");
     let work = WorkDir::new(dir.path().join("work"));
     run_local(&work, &config, &[input], &out, 2, &|_, _, _| {}).unwrap();
-    let mut seen = 0;
-    for entry in std::fs::read_dir(out.join("text")).unwrap() {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(entry.unwrap().path()).unwrap())
-            .read_to_string(&mut text)
-            .unwrap();
-        for line in text.lines() {
-            let record: serde_json::Value = serde_json::from_str(line).unwrap();
-            let i = page_index(record["id"].as_str().unwrap());
-            let story = PAGES[i].3;
-            let text = record["text"].as_str().unwrap();
-            assert!(text.contains(story), "page {i} lost its story: {text:?}");
-            let route = record["decided_by"].as_str().unwrap();
-            assert!(
-                ["cross", "agree", "single"].contains(&route),
-                "page {i} decided by {route}"
-            );
-            // What the diff decides drops the template's chrome.
-            if route != "single" {
-                assert!(!text.contains("Copyright Example"), "page {i}: {text:?}");
-            }
-            assert!(record.get("empty_reason").is_none());
-            seen += 1;
+    let records = records(&out);
+    assert_eq!(records.len(), PAGES.len());
+    for (id, record) in &records {
+        let i = page_index(id);
+        let story = PAGES[i].3;
+        let text = record["text"].as_str().unwrap();
+        assert!(text.contains(story), "page {i} lost its story: {text:?}");
+        let route = record["decided_by"].as_str().unwrap();
+        assert!(
+            ["cross", "agree", "single"].contains(&route),
+            "page {i} decided by {route}"
+        );
+        // What the diff decides drops the template's chrome.
+        if route != "single" {
+            assert!(!text.contains("Copyright Example"), "page {i}: {text:?}");
         }
+        assert!(record.get("empty_reason").is_none());
     }
-    assert_eq!(seen, PAGES.len());
 }
 
 /// An error page (a soft 404 served with status 200) comes out empty under the default method,
@@ -258,17 +255,7 @@ fn error_pages_come_out_empty_with_the_reason() {
     let out = dir.path().join("out");
     let work = WorkDir::new(dir.path().join("work"));
     run_local(&work, &Config::default(), &[input], &out, 2, &|_, _, _| {}).unwrap();
-    let mut records: BTreeMap<String, serde_json::Value> = BTreeMap::new();
-    for entry in std::fs::read_dir(out.join("text")).unwrap() {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(entry.unwrap().path()).unwrap())
-            .read_to_string(&mut text)
-            .unwrap();
-        for line in text.lines() {
-            let record: serde_json::Value = serde_json::from_str(line).unwrap();
-            records.insert(record["id"].as_str().unwrap().to_owned(), record);
-        }
-    }
+    let records = records(&out);
     let error = &records["<urn:test:0>"];
     assert_eq!(error["page_type"], "error", "{error}");
     assert_eq!(error["text"], "");
