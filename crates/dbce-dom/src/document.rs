@@ -67,6 +67,17 @@ impl Document {
             .find(|n| n.is_element("body") || n.is_element("frameset"))
     }
 
+    /// Whether the body (or frameset) holds any text that is not white space.
+    pub(crate) fn shows_words(&self) -> bool {
+        let Some(body) = self.body() else {
+            return false;
+        };
+        self.nodes().any(|n| {
+            n.text().is_some_and(|t| !t.trim().is_empty())
+                && n.ancestors().any(|a| a.id() == body.id())
+        })
+    }
+
     /// What sanitising dropped, unwrapped and repaired.
     pub fn report(&self) -> &ParseReport {
         &self.report

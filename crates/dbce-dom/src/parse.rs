@@ -8,7 +8,7 @@ use crate::compact::compact;
 use crate::document::Document;
 use crate::report::ParseReport;
 use crate::sink::{Sink, SinkCounts};
-use crate::{DomError, SanitizeConfig};
+use crate::{DomError, DropReason, SanitizeConfig};
 
 /// Input is fed to the parser in pieces of about this many bytes, so that a page that reaches
 /// the node limit is stopped soon after.
@@ -19,6 +19,10 @@ impl Document {
     /// §2.2 does: scripts, styles, comments, iframes and `<noscript>` are dropped with their
     /// content, and a few more elements are (see [`crate::DropReason`]).
     ///
+    /// A page whose body shows no words once `<noscript>` is dropped, but had some `<noscript>`,
+    /// is parsed again as a browser without scripting shows it, `<noscript>` content kept: some
+    /// sites (Discourse forums among them) serve their whole content there to crawlers.
+    ///
     /// Malformed HTML is repaired as a browser would; only the limits of `config` fail.
     ///
     /// # Errors
@@ -27,6 +31,22 @@ impl Document {
     /// [`DomError::TooDeep`] within a few kilobytes of input after the tree reaches
     /// [`SanitizeConfig::max_nodes`] or [`SanitizeConfig::max_block_depth`].
     pub fn parse(html: &str, config: &SanitizeConfig) -> Result<Document, DomError> {
+        let doc = parse_with(html, config, false)?;
+        if doc.report().dropped(DropReason::Noscript) > 0 && !doc.shows_words() {
+            return parse_with(html, config, true);
+        }
+        Ok(doc)
+    }
+}
+
+/// [`Document::parse`] with scripting on and `<noscript>` dropped, or (`keep_noscript`) with
+/// scripting off and `<noscript>` content kept.
+fn parse_with(
+    html: &str,
+    config: &SanitizeConfig,
+    keep_noscript: bool,
+) -> Result<Document, DomError> {
+    {
         let len = html.len() as u64;
         let max = config.max_input_bytes.min(u64::from(u32::MAX));
         if len > max {
@@ -34,8 +54,8 @@ impl Document {
         }
         // Real ids must stay below the `NONE` marker.
         let max_nodes = config.max_nodes.min(u32::MAX - 1);
-        let sink = Sink::new(max_nodes as usize, config.max_block_depth);
-        let mut parser = parse_document(sink, parse_opts());
+        let sink = Sink::new(max_nodes as usize, config.max_block_depth, keep_noscript);
+        let mut parser = parse_document(sink, parse_opts(!keep_noscript));
         let mut fed = 0;
         while fed < html.len() {
             let end = html.floor_char_boundary(fed + CHUNK_BYTES).max(fed + 1);
@@ -88,11 +108,11 @@ fn limit_error(
 /// Scripting is on, as in the browsers people read archived pages with: `<noscript>` content is
 /// then one text node, dropped with the element, and cannot spill into the page (with scripting
 /// off, `<noscript><img></noscript>` in the head closes the head and moves the image into the
-/// body).
-fn parse_opts() -> ParseOpts {
+/// body). It is off only for the second parse of a page that shows nothing without it.
+fn parse_opts(scripting: bool) -> ParseOpts {
     ParseOpts {
         tree_builder: TreeBuilderOpts {
-            scripting_enabled: true,
+            scripting_enabled: scripting,
             drop_doctype: true,
             ..TreeBuilderOpts::default()
         },
@@ -106,6 +126,39 @@ mod tests {
 
     fn config() -> SanitizeConfig {
         SanitizeConfig::default()
+    }
+
+    fn body_text(doc: &Document) -> String {
+        doc.nodes()
+            .filter_map(|n| n.text())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn noscript_content_is_read_only_when_the_page_shows_nothing_else() {
+        let only_noscript = "<html><head><title>T</title><noscript><link rel=x></noscript></head>\
+            <body><div id=app></div><noscript><div class=post><p>First reply</p>\
+            <p>Second reply</p></div></noscript><script>app()</script></body></html>";
+        let doc = Document::parse(only_noscript, &config()).unwrap();
+        let text = body_text(&doc);
+        assert!(
+            text.contains("First reply") && text.contains("Second reply"),
+            "{text}"
+        );
+        assert!(
+            doc.nodes().any(|n| n.is_element("p")),
+            "kept as markup, not as text"
+        );
+        assert!(!text.contains("app()"), "scripts stay dropped: {text}");
+
+        let with_text =
+            "<body><p>Visible story</p><noscript><p>Enable JavaScript</p></noscript></body>";
+        let doc = Document::parse(with_text, &config()).unwrap();
+        let text = body_text(&doc);
+        assert!(text.contains("Visible story"));
+        assert!(!text.contains("Enable JavaScript"), "{text}");
+        assert_eq!(doc.report().dropped(DropReason::Noscript), 1);
     }
 
     #[test]

@@ -45,16 +45,19 @@ pub(crate) struct Sink {
     next_virtual: Cell<u64>,
     max_nodes: usize,
     max_block_depth: u32,
+    /// Keep `<noscript>` elements and their content (a page that shows nothing otherwise).
+    keep_noscript: bool,
 }
 
 impl Sink {
-    pub(crate) fn new(max_nodes: usize, max_block_depth: u32) -> Self {
+    pub(crate) fn new(max_nodes: usize, max_block_depth: u32, keep_noscript: bool) -> Self {
         Self {
             tree: RefCell::new(RawTree::new()),
             counts: RefCell::new(SinkCounts::default()),
             next_virtual: Cell::new(VIRTUAL_BASE),
             max_nodes,
             max_block_depth,
+            keep_noscript,
         }
     }
 
@@ -178,6 +181,7 @@ impl TreeSink for Sink {
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
         let empty = match element_rule(&name) {
+            ElementRule::Drop(DropReason::Noscript) if self.keep_noscript => false,
             ElementRule::Drop(reason) => return self.drop_node(reason, name),
             ElementRule::Keep => false,
             ElementRule::KeepEmpty => true,
