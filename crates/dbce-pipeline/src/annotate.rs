@@ -199,7 +199,8 @@ pub fn run_annotate(
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| crate::model::load(config.annotate.model.as_deref()))
         .transpose()?;
-    let judge = (config.annotate.method == ClassifyMethod::Evidence)
+    // Training a judge reads what the routes say before any judge chooses among them.
+    let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
     let words = page_words(work, partition, read.shards, &pages)?;
@@ -598,7 +599,14 @@ impl SiteStep<'_> {
             let verdicts = BlockVerdicts::of(&doc, single_page);
             let single: Vec<bool> = runs.iter().map(|r| verdicts.keeps(&r.run)).collect();
             let linked: Vec<bool> = runs.iter().map(|r| run_unit(&doc, r).1).collect();
-            let evidence = PageEvidence::of(&runs, &single, &linked, cross.bits(), similarity);
+            let evidence = PageEvidence::of(
+                &runs,
+                &single,
+                &linked,
+                cross.bits(),
+                similarity,
+                self.page_types[index],
+            );
             let routes: Vec<(Route, Vec<bool>)> = Route::JUDGED
                 .into_iter()
                 .map(|route| (route, route_verdicts(route, &runs, &single)))

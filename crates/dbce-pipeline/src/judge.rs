@@ -19,6 +19,7 @@
 use std::path::Path;
 
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PatternClass};
+use dbce_classify::{PageType, PageTypeGuess};
 use dbce_forest::{ForestError, ForestParams, RandomForest};
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +74,7 @@ pub fn fallback_order(chosen: Route) -> Vec<Route> {
 
 /// The names of the values of a [`PageEvidence`] row, in order; a judge model records them and
 /// is refused by a build whose rows differ.
-pub const EVIDENCE_NAMES: [&str; 14] = [
+pub const EVIDENCE_NAMES: [&str; 17] = [
     "log-words",
     "unique-share",
     "invalid-share",
@@ -88,6 +89,9 @@ pub const EVIDENCE_NAMES: [&str; 14] = [
     "has-prev",
     "has-next",
     "log-unique-runs",
+    "type-article",
+    "type-index",
+    "type-forum",
 ];
 
 /// What the cross and the single-page classifier say of one page: the judge's input row.
@@ -97,13 +101,16 @@ pub struct PageEvidence(pub [f32; EVIDENCE_NAMES.len()]);
 impl PageEvidence {
     /// The evidence of a cross page: `runs` classified by the patterns, `single[i]` whether the
     /// single-page classifier keeps run `i`'s block, `linked[i]` whether run `i` lies in a link,
-    /// the cross's members and the similarity of `up` and `down`.
+    /// the cross's members, the similarity of `up` and `down`, and the page's type (the
+    /// confidence of `article`, of an index — `listing` or `collection` — and of `forum`, each 0
+    /// when the page is of another type).
     pub fn of(
         runs: &[LabelledRun],
         single: &[bool],
         linked: &[bool],
         cross: Bits,
         similarity: [f32; 2],
+        page_type: PageTypeGuess,
     ) -> Self {
         let mut words = 0u32;
         let mut unique = 0u32;
@@ -135,6 +142,14 @@ impl PageEvidence {
         }
         let share = |a: u32, b: u32| if b == 0 { 0.0 } else { a as f32 / b as f32 };
         let flag = |role| f32::from(u8::from(cross.contains(role)));
+        // The page type's confidence when it is one of `types`, else 0.
+        let typed = |types: &[PageType]| {
+            if types.contains(&page_type.page_type) {
+                page_type.confidence
+            } else {
+                0.0
+            }
+        };
         Self([
             (1.0 + words as f32).ln(),
             share(unique, words),
@@ -150,6 +165,9 @@ impl PageEvidence {
             flag(CrossRole::Prev),
             flag(CrossRole::Next),
             (1.0 + unique_runs as f32).ln(),
+            typed(&[PageType::Article]),
+            typed(&[PageType::Listing, PageType::Collection]),
+            typed(&[PageType::Forum]),
         ])
     }
 }
@@ -396,7 +414,11 @@ mod tests {
         let single = [true, false, true, false];
         let linked = [false, true, false, false];
         let cross = Bits::of(&[CrossRole::Cur, CrossRole::Up, CrossRole::Next]);
-        let e = PageEvidence::of(&runs, &single, &linked, cross, [0.8, 0.0]).0;
+        let forum = PageTypeGuess {
+            page_type: PageType::Forum,
+            confidence: 0.75,
+        };
+        let e = PageEvidence::of(&runs, &single, &linked, cross, [0.8, 0.0], forum).0;
         assert!((e[0] - 21f32.ln()).abs() < 1e-6);
         assert_eq!(e[1], 8.0 / 20.0); // unique
         assert_eq!(e[2], 4.0 / 20.0); // invalid
@@ -407,11 +429,16 @@ mod tests {
         assert_eq!(e[7], 2.0 / 8.0);
         assert_eq!(&e[8..13], &[0.8, 0.0, 0.0, 0.0, 1.0]);
         assert!((e[13] - 3f32.ln()).abs() < 1e-6);
+        assert_eq!(&e[14..], &[0.0, 0.0, 0.75]);
     }
 
     #[test]
     fn a_page_without_words_has_zero_shares() {
-        let e = PageEvidence::of(&[], &[], &[], Bits::of(&[CrossRole::Cur]), [0.0; 2]).0;
+        let unsure = PageTypeGuess {
+            page_type: PageType::Service,
+            confidence: 0.4,
+        };
+        let e = PageEvidence::of(&[], &[], &[], Bits::of(&[CrossRole::Cur]), [0.0; 2], unsure).0;
         assert!(e.iter().all(|v| *v == 0.0));
     }
 
