@@ -53,8 +53,8 @@ pub enum StageError {
     /// The full-text index could not be built.
     #[error(transparent)]
     Index(#[from] dbce_index::IndexError),
-    /// The run model cannot be used.
-    #[error("run model {path}: {reason}")]
+    /// A trained model (the run model of `model`, the judge of `evidence`) cannot be used.
+    #[error("model {path}: {reason}")]
     Model {
         /// Where it was read from.
         path: PathBuf,
