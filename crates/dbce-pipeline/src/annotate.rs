@@ -514,11 +514,11 @@ impl SiteStep<'_> {
             });
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
-            let mut runs = single_page_runs(&doc, &tokens, single_page);
+            let verdicts = BlockVerdicts::of(&doc, single_page);
+            let mut runs = single_page_runs(&tokens, &verdicts);
             let layout = RunLayout::of(&doc, &runs);
             let mut decided_by = Route::Single;
             if method == ClassifyMethod::Evidence {
-                let verdicts = BlockVerdicts::of(&doc, single_page);
                 let single: Vec<bool> = runs
                     .iter()
                     .map(|r| r.class == PatternClass::Content)
@@ -527,7 +527,7 @@ impl SiteStep<'_> {
                 decided_by = settle(
                     &mut runs,
                     &layout,
-                    &[(Route::Single, single), (Route::Densest, densest)],
+                    &[(Route::Single, &single), (Route::Densest, &densest)],
                 );
             }
             return Ok(Draft {
@@ -621,11 +621,11 @@ impl SiteStep<'_> {
             if let Some(judge) = self.judge.filter(|_| method == ClassifyMethod::Evidence) {
                 let chosen = judge.choose(&evidence);
                 let densest: Vec<bool> = runs.iter().map(|r| verdicts.in_densest(&r.run)).collect();
-                let order: Vec<(Route, Vec<bool>)> = fallback_order(chosen)
+                let order: Vec<(Route, &[bool])> = fallback_order(chosen)
                     .into_iter()
                     .map(|route| match routes.iter().find(|(r, _)| *r == route) {
-                        Some(found) => found.clone(),
-                        None => (route, densest.clone()),
+                        Some((_, keep)) => (route, keep.as_slice()),
+                        None => (route, densest.as_slice()),
                     })
                     .collect();
                 decided_by = settle(&mut runs, &layout, &order);
@@ -735,15 +735,20 @@ fn route_verdicts(route: Route, runs: &[LabelledRun], single: &[bool]) -> Vec<bo
 /// Gives the runs the verdicts of the first route of `routes` whose text is not empty (the last
 /// route if none has text) and returns that route. A run whose class the route keeps keeps
 /// its decision; the others are decided by the single-page classifier.
-fn settle(runs: &mut [LabelledRun], layout: &RunLayout, routes: &[(Route, Vec<bool>)]) -> Route {
+fn settle(runs: &mut [LabelledRun], layout: &RunLayout, routes: &[(Route, &[bool])]) -> Route {
     let Some(last) = routes.last() else {
         return Route::Single;
     };
     let (route, keep) = routes
         .iter()
-        .find(|(_, keep)| !layout.text(|i| keep[i]).is_empty())
+        .find(|(_, keep)| {
+            layout
+                .pieces()
+                .zip(keep.iter())
+                .any(|(piece, &kept)| kept && !piece.is_empty())
+        })
         .unwrap_or(last);
-    for (run, &content) in runs.iter_mut().zip(keep) {
+    for (run, &content) in runs.iter_mut().zip(keep.iter()) {
         let class = if content {
             PatternClass::Content
         } else {
@@ -811,20 +816,18 @@ mod tests {
         let mut runs = runs_of(&doc);
         assert_eq!(runs.len(), 2);
         let layout = RunLayout::of(&doc, &runs);
-        let routes = [
-            (Route::Cross, vec![false, false]),
-            (Route::Single, vec![false, true]),
-            (Route::Densest, vec![true, false]),
+        let routes: [(Route, &[bool]); 3] = [
+            (Route::Cross, &[false, false]),
+            (Route::Single, &[false, true]),
+            (Route::Densest, &[true, false]),
         ];
         assert_eq!(settle(&mut runs, &layout, &routes), Route::Single);
         assert_eq!(runs[1].class, PatternClass::Content);
         assert_eq!(runs[1].decision, Decision::SinglePage);
         assert_eq!(runs[0].class, PatternClass::Boilerplate);
         assert_eq!(runs[0].decision, Decision::Pattern);
-        let nothing = [
-            (Route::Cross, vec![false; 2]),
-            (Route::Densest, vec![false; 2]),
-        ];
+        let nothing: [(Route, &[bool]); 2] =
+            [(Route::Cross, &[false; 2]), (Route::Densest, &[false; 2])];
         assert_eq!(settle(&mut runs, &layout, &nothing), Route::Densest);
         assert!(runs.iter().all(|r| r.class == PatternClass::Boilerplate));
     }

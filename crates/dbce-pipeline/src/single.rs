@@ -8,15 +8,10 @@ use dbce_classify::{SinglePageMethod, text_blocks};
 use dbce_dom::{Document, NodeId};
 
 /// The runs of a page that has no partner (one per text node's words), each labelled as its
-/// Boilerpipe text block is by `method`.
-pub(crate) fn single_page_runs(
-    doc: &Document,
-    tokens: &PageTokens,
-    method: &SinglePageMethod,
-) -> Vec<LabelledRun> {
-    let runs = annotate(tokens, &[]);
-    let verdicts = BlockVerdicts::of(doc, method);
-    runs.into_iter()
+/// Boilerpipe text block is by the single-page classifier's `verdicts`.
+pub(crate) fn single_page_runs(tokens: &PageTokens, verdicts: &BlockVerdicts) -> Vec<LabelledRun> {
+    annotate(tokens, &[])
+        .into_iter()
         .map(|run| LabelledRun {
             class: if verdicts.keeps(&run) {
                 PatternClass::Content
