@@ -313,12 +313,27 @@ impl Config {
         Ok(LshParams::optimal(threshold, self.minhash.num_perm)?)
     }
 
-    /// A short hash of the settings, recorded in every manifest: a stage refuses input made
-    /// with another fingerprint.
+    /// A short hash of what decides the output, recorded in every manifest: the settings, the
+    /// dbce version, the models built into it and the contents of the model files the settings
+    /// name. A stage refuses input made with another fingerprint, so a rerun after a retrain
+    /// or an upgrade never mixes old and new annotations.
     pub fn fingerprint(&self) -> String {
+        let mut hasher = Sha1::new();
         // Serialising a plain struct of numbers, strings and a BTreeMap cannot fail.
-        let json = serde_json::to_vec(self).unwrap_or_default();
-        let digest = Sha1::digest(&json);
+        hasher.update(serde_json::to_vec(self).unwrap_or_default());
+        hasher.update(env!("CARGO_PKG_VERSION"));
+        hasher.update(crate::model::built_in_digest());
+        for path in [&self.annotate.model, &self.annotate.judge]
+            .into_iter()
+            .flatten()
+        {
+            // A file that cannot be read fails the stage that loads it, with its path.
+            match std::fs::read(path) {
+                Ok(bytes) => hasher.update(Sha1::digest(&bytes)),
+                Err(e) => hasher.update(e.to_string()),
+            }
+        }
+        let digest = hasher.finalize();
         digest[..8].iter().map(|b| format!("{b:02x}")).collect()
     }
 }
@@ -335,6 +350,20 @@ mod tests {
         assert_ne!(base.fingerprint(), other.fingerprint());
         assert_eq!(base.fingerprint(), Config::default().fingerprint());
         assert_eq!(base.fingerprint().len(), 16);
+    }
+
+    #[test]
+    fn fingerprint_follows_the_contents_of_model_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("judge.bin");
+        std::fs::write(&path, b"first").unwrap();
+        let mut config = Config::default();
+        config.annotate.judge = Some(path.clone());
+        let first = config.fingerprint();
+        assert_eq!(first, config.fingerprint());
+        std::fs::write(&path, b"retrained").unwrap();
+        assert_ne!(first, config.fingerprint());
+        assert_ne!(first, Config::default().fingerprint());
     }
 
     #[test]

@@ -54,12 +54,13 @@ pub enum StageError {
     #[error(transparent)]
     Index(#[from] dbce_index::IndexError),
     /// A trained model (the run model of `model`, the judge of `evidence`) cannot be used.
-    #[error("model {path}: {reason}")]
+    #[error("model {path}")]
     Model {
         /// Where it was read from.
         path: PathBuf,
         /// What is wrong.
-        reason: String,
+        #[source]
+        source: crate::model::ModelFileError,
     },
     /// More than 2³² input files.
     #[error("too many input files (at most 4294967295)")]

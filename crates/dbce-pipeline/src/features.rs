@@ -12,8 +12,8 @@ use dbce_dom::{Document, NodeId};
 
 use crate::windows::window_rows;
 
-/// Values per run: the run with its neighbours, its block with its neighbours, and the extras
-/// of [`RunFeatures::extras`].
+/// Values per run: the run with its neighbours, its block with its neighbours, and the
+/// extras of [`RunFeatures::of`].
 pub(crate) const WIDTH: usize = 2 * FEATURE_NAMES.len() + EXTRAS;
 const EXTRAS: usize = 8;
 
@@ -113,7 +113,46 @@ const NO_BLOCK: ReadabilityBlock = ReadabilityBlock {
 };
 
 /// Values per run for the model trained on ground truth ([`model_row`]).
-pub(crate) const MODEL_WIDTH: usize = WIDTH + 12;
+pub(crate) const MODEL_WIDTH: usize = WIDTH + CROSS_NAMES.len();
+
+/// Names of [`RunFeatures::of`]'s extras, in order.
+const EXTRA_NAMES: [&str; EXTRAS] = [
+    "single_kept",
+    "position",
+    "in_link",
+    "page_content_share",
+    "rd_kept",
+    "rd_in_top",
+    "rd_class_weight",
+    "rd_score",
+];
+
+/// Names of what [`model_row`] adds to a run's features, in order.
+const CROSS_NAMES: [&str; 12] = [
+    "in_up",
+    "in_down",
+    "in_prev",
+    "in_next",
+    "has_down",
+    "has_prev",
+    "has_next",
+    "class_content",
+    "class_boilerplate",
+    "class_invalid",
+    "similarity_up",
+    "similarity_down",
+];
+
+/// Names of the values of a [`model_row`], in order: the run's shallow features (`run_…`),
+/// its block's (`block_…`), the extras and what the cross says.
+pub(crate) fn model_feature_names() -> Vec<String> {
+    let shallow = |prefix: &'static str| FEATURE_NAMES.iter().map(move |n| format!("{prefix}{n}"));
+    shallow("run_")
+        .chain(shallow("block_"))
+        .chain(EXTRA_NAMES.iter().map(|&n| n.to_owned()))
+        .chain(CROSS_NAMES.iter().map(|&n| n.to_owned()))
+        .collect()
+}
 
 /// The row the trained model reads for run `i`: its shallow features, then what the cross says
 /// of it — in which members it occurs (`up`, `down`, `prev`, `next`), which members the cross

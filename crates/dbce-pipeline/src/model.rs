@@ -1,12 +1,13 @@
 //! The run model of method `model`: a random forest trained on ground truth by `dbce train`,
-//! stored as postcard bytes.
+//! stored as postcard bytes with the names of the values it reads ([`FeatureSchema`]).
 
 use std::path::Path;
 
-use dbce_forest::RandomForest;
+use dbce_forest::{FeatureSchema, RandomForest, SchemaMismatch};
+use serde::{Deserialize, Serialize};
 
 use crate::StageError;
-use crate::features::MODEL_WIDTH;
+use crate::features::{MODEL_WIDTH, model_feature_names};
 
 /// How many values a model's rows must have.
 pub const WIDTH: usize = MODEL_WIDTH;
@@ -15,62 +16,181 @@ pub const WIDTH: usize = MODEL_WIDTH;
 /// the four development datasets.
 const BUILT_IN: &[u8] = include_bytes!("../models/runs.bin");
 
+/// Why a stored model (the run model or the judge) cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelFileError {
+    /// The bytes are not a model of this kind.
+    #[error("not a dbce {kind}")]
+    NotAModel {
+        /// What was expected ("run model", "judge").
+        kind: &'static str,
+        /// What the decoder said.
+        #[source]
+        source: postcard::Error,
+    },
+    /// The model reads other values than this build computes.
+    #[error("the {kind} was trained on other features")]
+    Schema {
+        /// What was read ("run model", "judge").
+        kind: &'static str,
+        /// Where the features differ.
+        #[source]
+        source: SchemaMismatch,
+    },
+    /// The model's parts do not fit together or this build (the judge's routes, a forest of
+    /// another width).
+    #[error("the {kind} does not fit this build: {reason}")]
+    Shape {
+        /// What was read.
+        kind: &'static str,
+        /// What does not fit.
+        reason: String,
+    },
+    /// The model cannot be written.
+    #[error("cannot encode the {kind}")]
+    Encode {
+        /// What was written.
+        kind: &'static str,
+        /// What the encoder said.
+        #[source]
+        source: postcard::Error,
+    },
+}
+
+/// A run model as stored: the names of the values it reads, then the forest.
+#[derive(Serialize, Deserialize)]
+struct StoredModel {
+    schema: FeatureSchema,
+    forest: RandomForest,
+}
+
+const KIND: &str = "run model";
+
 /// Reads the model at `path`, or the built-in one.
 ///
 /// # Errors
-/// When the file cannot be read, is not a model, or was trained on rows of another width.
+/// When the file cannot be read, is not a model, or was trained on other features.
 pub fn load(path: Option<&Path>) -> Result<RandomForest, StageError> {
+    read_model(path, BUILT_IN, "(built-in run model)", decode)
+}
+
+/// Decodes the model file at `path` with `decode`, or the built-in `bytes` named `built_in`.
+pub(crate) fn read_model<T>(
+    path: Option<&Path>,
+    built_in: &[u8],
+    built_in_name: &str,
+    decode: impl Fn(&[u8]) -> Result<T, ModelFileError>,
+) -> Result<T, StageError> {
     let Some(path) = path else {
-        return decode(BUILT_IN).map_err(|reason| StageError::Model {
-            path: "(built-in)".into(),
-            reason,
+        return decode(built_in).map_err(|source| StageError::Model {
+            path: built_in_name.into(),
+            source,
         });
     };
     let bytes = std::fs::read(path).map_err(|source| StageError::Input {
         path: path.to_owned(),
         source,
     })?;
-    decode(&bytes).map_err(|reason| StageError::Model {
+    decode(&bytes).map_err(|source| StageError::Model {
         path: path.to_owned(),
-        reason,
+        source,
     })
 }
 
 /// The model in `bytes`.
 ///
 /// # Errors
-/// A description of what is wrong.
-pub fn decode(bytes: &[u8]) -> Result<RandomForest, String> {
-    let model: RandomForest =
-        postcard::from_bytes(bytes).map_err(|e| format!("not a dbce run model: {e}"))?;
-    if model.n_features() != WIDTH {
-        return Err(format!(
-            "trained on rows of {} values; this dbce makes rows of {WIDTH}",
-            model.n_features()
-        ));
+/// [`ModelFileError::NotAModel`] for other bytes, [`ModelFileError::Schema`] for a model of
+/// other features (even the same number in another order), [`ModelFileError::Shape`] for a
+/// forest of another width than its schema.
+pub fn decode(bytes: &[u8]) -> Result<RandomForest, ModelFileError> {
+    let model: StoredModel = postcard::from_bytes(bytes)
+        .map_err(|source| ModelFileError::NotAModel { kind: KIND, source })?;
+    model
+        .schema
+        .check(&model_feature_names())
+        .map_err(|source| ModelFileError::Schema { kind: KIND, source })?;
+    if model.forest.n_features() != WIDTH {
+        return Err(ModelFileError::Shape {
+            kind: KIND,
+            reason: format!(
+                "its forest reads {} values, its schema names {WIDTH}",
+                model.forest.n_features()
+            ),
+        });
     }
-    Ok(model)
+    Ok(model.forest)
 }
 
 /// The bytes of `model`, as [`decode`] reads them.
-pub fn encode(model: &RandomForest) -> Vec<u8> {
-    postcard::to_allocvec(model).unwrap_or_default()
+///
+/// # Errors
+/// [`ModelFileError::Encode`] when it cannot be serialised.
+pub fn encode(model: &RandomForest) -> Result<Vec<u8>, ModelFileError> {
+    let stored = StoredModel {
+        schema: FeatureSchema::new(&model_feature_names()),
+        forest: model.clone(),
+    };
+    postcard::to_allocvec(&stored).map_err(|source| ModelFileError::Encode { kind: KIND, source })
+}
+
+/// A short digest of every model built into this dbce (the run model, the judge, the block and
+/// page-type models): part of the configuration fingerprint, so that a rebuilt dbce with
+/// retrained models does not mix its annotations with older ones.
+pub(crate) fn built_in_digest() -> [u8; 20] {
+    use sha1::{Digest as _, Sha1};
+    let mut hasher = Sha1::new();
+    for bytes in [
+        BUILT_IN,
+        crate::judge::BUILT_IN,
+        dbce_classify::BlockModel::BUILT_IN_BYTES,
+        dbce_classify::PageTypeModel::BUILT_IN_BYTES,
+    ] {
+        hasher.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
+        hasher.update(bytes);
+    }
+    hasher.finalize().into()
 }
 
 #[cfg(test)]
 mod tests {
+    use dbce_forest::ForestParams;
+
     use super::*;
 
     #[test]
     fn the_built_in_model_reads_the_rows_this_build_makes() {
         let model = load(None).unwrap();
         assert_eq!(model.n_features(), WIDTH);
+        assert_eq!(model_feature_names().len(), WIDTH);
         assert!(model.n_trees() > 0);
-        assert_eq!(decode(&encode(&model)).unwrap(), model);
+        assert_eq!(decode(&encode(&model).unwrap()).unwrap(), model);
     }
 
     #[test]
     fn foreign_bytes_are_refused() {
-        assert!(decode(b"not a model").is_err());
+        assert!(matches!(
+            decode(b"not a model"),
+            Err(ModelFileError::NotAModel { .. })
+        ));
+    }
+
+    #[test]
+    fn a_model_of_reordered_features_is_refused() {
+        let rows: Vec<f32> = (0..4 * WIDTH).map(|v| (v % 7) as f32).collect();
+        let params = ForestParams {
+            trees: 1,
+            ..ForestParams::default()
+        };
+        let forest = RandomForest::fit(&rows, WIDTH, &[true, false, true, false], &params).unwrap();
+        let mut names = model_feature_names();
+        names.swap(0, 1);
+        let stored = StoredModel {
+            schema: FeatureSchema::new(&names),
+            forest,
+        };
+        let error = decode(&postcard::to_allocvec(&stored).unwrap()).unwrap_err();
+        assert!(matches!(error, ModelFileError::Schema { .. }), "{error}");
     }
 }
