@@ -1,12 +1,11 @@
 //! The run model of method `model`: a random forest trained on ground truth by `dbce train`,
 //! stored as postcard bytes with the names of the values it reads ([`FeatureSchema`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use dbce_forest::{FeatureSchema, RandomForest, SchemaMismatch};
 use serde::{Deserialize, Serialize};
 
-use crate::StageError;
 use crate::features::{MODEL_WIDTH, model_feature_names};
 
 /// How many values a model's rows must have.
@@ -58,6 +57,30 @@ pub enum ModelFileError {
     },
 }
 
+/// Why a model could not be loaded: its file, or its contents.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The file cannot be read.
+    #[error("cannot read the model {path}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a model this build can use.
+    #[error("model {path}")]
+    Model {
+        /// The file, or the name of a built-in model.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: ModelFileError,
+    },
+}
+
 /// A run model as stored: the names of the values it reads, then the forest.
 #[derive(Serialize, Deserialize)]
 struct StoredModel {
@@ -71,28 +94,28 @@ const KIND: &str = "run model";
 ///
 /// # Errors
 /// When the file cannot be read, is not a model, or was trained on other features.
-pub fn load(path: Option<&Path>) -> Result<RandomForest, StageError> {
+pub fn load(path: Option<&Path>) -> Result<RandomForest, LoadError> {
     read_model(path, BUILT_IN, "(built-in run model)", decode)
 }
 
 /// Decodes the model file at `path` with `decode`, or the built-in `bytes` named `built_in`.
-pub(crate) fn read_model<T>(
+pub fn read_model<T>(
     path: Option<&Path>,
     built_in: &[u8],
     built_in_name: &str,
     decode: impl Fn(&[u8]) -> Result<T, ModelFileError>,
-) -> Result<T, StageError> {
+) -> Result<T, LoadError> {
     let Some(path) = path else {
-        return decode(built_in).map_err(|source| StageError::Model {
+        return decode(built_in).map_err(|source| LoadError::Model {
             path: built_in_name.into(),
             source,
         });
     };
-    let bytes = std::fs::read(path).map_err(|source| StageError::Input {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
         path: path.to_owned(),
         source,
     })?;
-    decode(&bytes).map_err(|source| StageError::Model {
+    decode(&bytes).map_err(|source| LoadError::Model {
         path: path.to_owned(),
         source,
     })
@@ -138,7 +161,7 @@ pub fn encode(model: &RandomForest) -> Result<Vec<u8>, ModelFileError> {
 /// A short digest of every model built into this dbce (the run model, the judge, the block and
 /// page-type models): part of the configuration fingerprint, so that a rebuilt dbce with
 /// retrained models does not mix its annotations with older ones.
-pub(crate) fn built_in_digest() -> [u8; 20] {
+pub fn built_in_digest() -> [u8; 20] {
     use sha1::{Digest as _, Sha1};
     let mut hasher = Sha1::new();
     for bytes in [

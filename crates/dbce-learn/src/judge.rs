@@ -23,8 +23,7 @@ use dbce_classify::{PageType, PageTypeGuess};
 use dbce_forest::{FeatureSchema, ForestError, ForestParams, RandomForest};
 use serde::{Deserialize, Serialize};
 
-use crate::StageError;
-use crate::model::{ModelFileError, read_model};
+use crate::model::{LoadError, ModelFileError, read_model};
 
 /// How a page's text was decided: the route whose verdicts make its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -222,7 +221,7 @@ impl Judge {
     ///
     /// # Errors
     /// When the file cannot be read or is not a judge this build can use.
-    pub fn load(path: Option<&Path>) -> Result<Self, StageError> {
+    pub fn load(path: Option<&Path>) -> Result<Self, LoadError> {
         read_model(path, BUILT_IN, "(built-in judge)", Self::decode)
     }
 
