@@ -13,7 +13,7 @@ pub const WIDTH: usize = MODEL_WIDTH;
 
 /// The model built into dbce: trained by `scripts/train-model` on three generated archives and
 /// the four development datasets.
-const BUILT_IN: &[u8] = include_bytes!("../models/runs.bin");
+pub(crate) const BUILT_IN: &[u8] = include_bytes!("../models/runs.bin");
 
 /// Why a stored model (the run model or the judge) cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -156,24 +156,6 @@ pub fn encode(model: &RandomForest) -> Result<Vec<u8>, ModelFileError> {
         forest: model.clone(),
     };
     postcard::to_allocvec(&stored).map_err(|source| ModelFileError::Encode { kind: KIND, source })
-}
-
-/// A short digest of every model built into this dbce (the run model, the judge, the block and
-/// page-type models): part of the configuration fingerprint, so that a rebuilt dbce with
-/// retrained models does not mix its annotations with older ones.
-pub fn built_in_digest() -> [u8; 20] {
-    use sha1::{Digest as _, Sha1};
-    let mut hasher = Sha1::new();
-    for bytes in [
-        BUILT_IN,
-        crate::judge::BUILT_IN,
-        dbce_classify::BlockModel::BUILT_IN_BYTES,
-        dbce_classify::PageTypeModel::BUILT_IN_BYTES,
-    ] {
-        hasher.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
-        hasher.update(bytes);
-    }
-    hasher.finalize().into()
 }
 
 #[cfg(test)]

@@ -235,7 +235,7 @@ impl Config {
         // Serialising a plain struct of numbers, strings and a BTreeMap cannot fail.
         hasher.update(serde_json::to_vec(self).unwrap_or_default());
         hasher.update(env!("CARGO_PKG_VERSION"));
-        hasher.update(dbce_learn::model::built_in_digest());
+        hasher.update(dbce_learn::built_in_models_digest());
         for path in [&self.annotate.model, &self.annotate.judge]
             .into_iter()
             .flatten()

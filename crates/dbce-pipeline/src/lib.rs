@@ -20,6 +20,7 @@
 
 pub mod annotate;
 pub mod artifact;
+pub mod atomic;
 pub mod bands;
 mod config;
 mod error;
