@@ -36,6 +36,15 @@ pub struct Manifest {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum WorkError {
+    /// A manifest or report cannot be serialised.
+    #[error("cannot encode {path}")]
+    Encode {
+        /// The file it was for.
+        path: PathBuf,
+        /// What the encoder said.
+        #[source]
+        source: serde_json::Error,
+    },
     /// Reading or writing a file of the work directory failed.
     #[error("{path}: {source}")]
     Io {
@@ -133,7 +142,10 @@ impl WorkDir {
             }
             return Ok(());
         }
-        let json = serde_json::to_vec_pretty(manifest).unwrap_or_default();
+        let json = serde_json::to_vec_pretty(manifest).map_err(|source| WorkError::Encode {
+            path: path.clone(),
+            source,
+        })?;
         write_atomically(&path, &json)
     }
 
@@ -157,8 +169,11 @@ impl WorkDir {
     /// # Errors
     /// Fails when either cannot be written.
     pub fn finish_shard(&self, report: &StageReport) -> Result<(), WorkError> {
-        let json = serde_json::to_vec_pretty(report).unwrap_or_default();
         let report_path = self.path(&report.stage, format!("reports/{:05}.json", report.shard));
+        let json = serde_json::to_vec_pretty(report).map_err(|source| WorkError::Encode {
+            path: report_path.clone(),
+            source,
+        })?;
         write_atomically(&report_path, &json)?;
         write_atomically(&self.path(&report.stage, done_name(report.shard)), b"")
     }
