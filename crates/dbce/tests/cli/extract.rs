@@ -15,7 +15,12 @@ fn article() -> PathBuf {
 }
 
 fn extract(args: &[&str]) -> String {
-    let output = dbce().arg("extract").arg(article()).args(args).output().unwrap();
+    let output = dbce()
+        .arg("extract")
+        .arg(article())
+        .args(args)
+        .output()
+        .unwrap();
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -67,12 +72,18 @@ fn extract_reads_standard_input() {
     child.stdin.take().unwrap().write_all(&html).unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    assert_eq!(String::from_utf8(output.stdout).unwrap(), extract(&["--url", URL]));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        extract(&["--url", URL])
+    );
 }
 
 #[test]
 fn extract_of_a_missing_file_is_an_error() {
-    let output = dbce().args(["extract", "/no/such/page.html"]).output().unwrap();
+    let output = dbce()
+        .args(["extract", "/no/such/page.html"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read"));
 }
