@@ -296,3 +296,23 @@ def test_minhash_jaccard_merge_and_checks():
         a.jaccard(dbce.MinHash(seed=2))
     with pytest.raises(ValueError):
         dbce.MinHash(scheme="affine64")
+
+
+# --- the README -----------------------------------------------------------------------------
+
+
+def test_the_readme_example_runs_as_written(tmp_path, monkeypatch, capsys):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## One page, and Python") :]
+    example = section[section.index("```python\n") + len("```python\n") :]
+    example = example[: example.index("```\n")]
+    # As written, from the repository root, with the run's output put in a temporary folder.
+    (tmp_path / "testdata").symlink_to(TESTDATA)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert printed.startswith("# How the river towns prepared for the flood\n")
+    # "Product" is in every page's template, the number and the story are each page's own.
+    assert "https://shop.example/products/1 cross '1\\nA teapot of blue glazed clay.'" in printed
+    assert printed.rstrip().endswith("233 pages written")
+    assert (tmp_path / "dbce-py-out" / "report.json").exists()
