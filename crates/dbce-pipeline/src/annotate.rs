@@ -29,7 +29,7 @@ use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::pages_path;
 use crate::features::{MODEL_WIDTH, RunFeatures, model_row, run_unit};
 use crate::fetch::{FetchError, PageFetcher};
-use crate::group::{self, BUCKETS, LshBucket};
+use crate::group::{self, LshBucket};
 use crate::judge::{Judge, PageEvidence, Route, fallback_order};
 use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
@@ -192,9 +192,7 @@ pub fn run_annotate(
     let before = pages.len();
     pages.dedup_by_key(|p| p.page);
     (pages.len()..before).for_each(|_| report.skip("duplicate-record"));
-    let bucket_path = work.path(group::STAGE, format!("buckets/{partition:05}.bin"));
-    let buckets =
-        ArtifactReader::<LshBucket>::open(&bucket_path, BUCKETS)?.collect::<Result<Vec<_>, _>>()?;
+    let buckets = group::read_buckets(work, partition)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| crate::model::load(config.annotate.model.as_deref()))

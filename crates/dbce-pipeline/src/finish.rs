@@ -232,7 +232,10 @@ pub fn run_finish(
 
 /// The annotated pages of `partition`, by page id. `annotate` wrote each page once (duplicates
 /// of a record were counted there), so there is nothing to reconcile.
-fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
+///
+/// # Errors
+/// Fails when the partition's file cannot be read or is damaged.
+pub fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
     let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
     let mut pages =
         ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?.collect::<Result<Vec<_>, _>>()?;
