@@ -19,6 +19,8 @@ enum Command {
     /// Run every stage locally: WARC files in, cleaned text, WARC conversion records and a
     /// full-text index out (default input: the bundled sample).
     Run(commands::run::Args),
+    /// Write a finished run's HTML report to OUT/report: overview, sites, page viewers.
+    Report(commands::report::Args),
     /// Search the full-text index of a `dbce run` output directory.
     Search(commands::search::Args),
     /// Run the pipeline on evaluation datasets and score each method against the ground truth.
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => commands::run::run(&args),
+        Command::Report(args) => commands::report::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Train(args) => commands::train::run(&args),

@@ -5,6 +5,7 @@ pub(crate) mod config;
 pub(crate) mod eval;
 pub(crate) mod get;
 pub(crate) mod inspect;
+pub(crate) mod report;
 pub(crate) mod run;
 pub(crate) mod search;
 pub(crate) mod stage;

@@ -39,6 +39,11 @@ pub(crate) struct Args {
     /// Also write each page's annotated HTML to OUT/html (sets `annotate.annotated-html`).
     #[arg(long)]
     annotated_html: bool,
+    /// Also write the run's HTML report to OUT/report (as `dbce report OUT` does).
+    #[arg(long)]
+    report: bool,
+    #[command(flatten)]
+    report_options: super::report::ReportArgs,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
@@ -101,6 +106,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             counts.output,
             skipped_list(&counts.skipped)
         );
+    }
+    if args.report {
+        pool.install(|| super::report::write(&args.out, &work, &args.report_options))?;
     }
     let out = args.out.display();
     eprintln!("dbce: text in {out}/text, WARC in {out}/warc, report in {out}/report.json");
