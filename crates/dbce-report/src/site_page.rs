@@ -21,7 +21,7 @@ pub(crate) fn render(site: &Site, viewers: &BTreeSet<PageId>) -> String {
     let _ = writeln!(
         body,
         "<p><span id=\"site-pages\">{}</span> pages, {} with a viewer; mean share of words kept \
-         {}; {} emptied; {} templates.</p>",
+         {}; {} emptied; {} distinct LSH buckets (templates).</p>",
         site.pages.len(),
         viewers.len(),
         html::percent(site.mean_kept_share()),
@@ -105,8 +105,8 @@ fn templates(site: &Site, viewers: &BTreeSet<PageId>) -> String {
         })
         .collect();
     format!(
-        "<h2>Templates (LSH buckets with the same pages)</h2>{}",
-        html::table("templates", &["pages", "bands", "members"], &rows)
+        "<h2>Templates: LSH buckets, those with the same pages merged</h2>{}",
+        html::table("templates", &["pages", "bands", "pages in it"], &rows)
     )
 }
 

@@ -108,7 +108,11 @@ fn partners(row: &PageRow, site: &Site, viewers: &BTreeSet<PageId>) -> String {
         .map(|(role, member)| {
             let id = PageId::from_record_id(&member.id);
             let name = match site.page(id) {
-                Some(partner) => crate::site_page::page_link(partner, viewers, "../"),
+                Some(partner) => format!(
+                    "{} ({})",
+                    crate::site_page::page_link(partner, viewers, "../"),
+                    html::text(&partner.record.date)
+                ),
                 None => html::text(&member.id),
             };
             format!(

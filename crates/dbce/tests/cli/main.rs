@@ -7,6 +7,7 @@ mod config;
 mod eval;
 mod get;
 mod inspect;
+mod report;
 mod run;
 mod stage;
 mod template;
