@@ -203,7 +203,7 @@ def main():
     screenshot((report_dir / "index.html").as_uri(), shots / "overview.png", "1280,1400")
     screenshot(filtered, shots / "pages-filtered.png", "1280,900")
     viewer = chosen.get("agree", next(iter(chosen.values())))
-    screenshot((report_dir / "pages" / viewer).as_uri(), shots / "viewer.png", "1400,900")
+    screenshot((report_dir / "pages" / viewer).as_uri(), shots / "viewer.png", "1400,1100")
     print(f"test-report: all checks passed; screenshots in {shots}")
 
 

@@ -33,6 +33,8 @@ pub(crate) struct ListedPage {
     pub(crate) site: String,
     /// Its URL.
     pub(crate) url: String,
+    /// Its capture time.
+    pub(crate) date: String,
     /// `page_type`.
     pub(crate) page_type: &'static str,
     /// `method`.
@@ -51,6 +53,7 @@ impl ListedPage {
             id: row.id,
             site: row.record.site.clone(),
             url: row.record.url.clone(),
+            date: row.record.date.clone(),
             page_type: row.record.page_type.name(),
             method: row.record.method.clone(),
             route: row.record.decided_by.clone(),

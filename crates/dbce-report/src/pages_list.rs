@@ -49,7 +49,7 @@ pub(crate) fn render(pages: &[ListedPage]) -> String {
             format!(
                 "<tr data-site=\"{}\" data-type=\"{}\" data-method=\"{}\" data-route=\"{}\" \
                  data-kept=\"{:.4}\"><td><a href=\"pages/{}.html\">{}</a></td><td>{}</td>\
-                 <td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+                 <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
                 html::attr(&page.site),
                 page.page_type,
                 html::attr(&page.method),
@@ -57,6 +57,7 @@ pub(crate) fn render(pages: &[ListedPage]) -> String {
                 page.kept_share,
                 page.id,
                 html::text(&page.url),
+                html::text(&page.date),
                 html::text(&page.site),
                 page.page_type,
                 html::text(&page.method),
@@ -67,7 +68,15 @@ pub(crate) fn render(pages: &[ListedPage]) -> String {
         .collect();
     body.push_str(&html::table(
         "pages",
-        &["page", "site", "page_type", "method", "decided_by", "kept"],
+        &[
+            "page",
+            "date",
+            "site",
+            "page_type",
+            "method",
+            "decided_by",
+            "kept",
+        ],
         &rows,
     ));
     body.push_str("<script src=\"filter.js\"></script>\n");

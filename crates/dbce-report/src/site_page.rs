@@ -66,15 +66,20 @@ fn page_table(id: &str, rows: &[&PageRow], viewers: &BTreeSet<PageId>) -> String
         .iter()
         .map(|row| {
             format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
                 page_link(row, viewers, "../"),
+                html::text(&row.record.date),
                 row.record.page_type.name(),
                 html::text(&row.record.decided_by),
                 html::percent(row.kept_share()),
             )
         })
         .collect();
-    html::table(id, &["page", "page_type", "decided_by", "kept"], &rows)
+    html::table(
+        id,
+        &["page", "date", "page_type", "decided_by", "kept"],
+        &rows,
+    )
 }
 
 fn templates(site: &Site, viewers: &BTreeSet<PageId>) -> String {
