@@ -36,6 +36,8 @@ mod pages_list;
 mod sample;
 mod site;
 mod site_page;
+#[cfg(test)]
+mod testutil;
 mod viewer;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -202,28 +204,7 @@ impl PartitionStep<'_> {
         writer: &mut Writer,
     ) -> Result<(), ReportError> {
         let sites = sites(pages, buckets, files);
-        let by_id: BTreeMap<PageId, &AnnotatedPage> =
-            pages.iter().map(|page| (page.page.page, page)).collect();
-        let sampled: Vec<(usize, PageId)> = sites
-            .iter()
-            .enumerate()
-            .flat_map(|(i, site)| {
-                sample::sample(site, self.report.pages_per_site)
-                    .into_iter()
-                    .map(move |id| (i, id))
-            })
-            .collect();
-        // Reading pages back and parsing them is the report's work; in parallel, in order.
-        let framed: Vec<(usize, PageId, Result<String, FetchError>)> = sampled
-            .par_iter()
-            .map(|&(i, id)| {
-                let html = by_id
-                    .get(&id)
-                    .ok_or(FetchError::NotAPage)
-                    .and_then(|page| page_annotated_html(self.fetcher, self.config, page));
-                (i, id, html.map(|html| viewer::frame(&html)))
-            })
-            .collect();
+        let framed = self.framed_pages(pages, &sites);
         let mut viewers: Vec<BTreeSet<PageId>> = vec![BTreeSet::new(); sites.len()];
         for (i, id, html) in &framed {
             match html {
@@ -253,6 +234,37 @@ impl PartitionStep<'_> {
             overview.absorb(site, &viewers.iter().copied().collect::<Vec<_>>());
         }
         Ok(())
+    }
+
+    /// The framed annotated page of each sampled page of `sites` (by site index and id), or why
+    /// it could not be read back. Reading pages back and parsing them is most of the report's
+    /// work: done in parallel, collected in order.
+    fn framed_pages(
+        &self,
+        pages: &[AnnotatedPage],
+        sites: &[Site],
+    ) -> Vec<(usize, PageId, Result<String, FetchError>)> {
+        let by_id: BTreeMap<PageId, &AnnotatedPage> =
+            pages.iter().map(|page| (page.page.page, page)).collect();
+        let sampled: Vec<(usize, PageId)> = sites
+            .iter()
+            .enumerate()
+            .flat_map(|(i, site)| {
+                sample::sample(site, self.report.pages_per_site)
+                    .into_iter()
+                    .map(move |id| (i, id))
+            })
+            .collect();
+        sampled
+            .par_iter()
+            .map(|&(i, id)| {
+                let html = by_id
+                    .get(&id)
+                    .ok_or(FetchError::NotAPage)
+                    .and_then(|page| page_annotated_html(self.fetcher, self.config, page));
+                (i, id, html.map(|html| viewer::frame(&html)))
+            })
+            .collect()
     }
 }
 

@@ -310,7 +310,8 @@ fn stages_table(run: &RunReport, timings: Option<&StageTimings>) -> String {
         seconds(&index)
     ));
     let note = if timings.is_some() {
-        "Seconds are wall-clock time of the last local run on all its threads."
+        "Seconds are wall-clock time of the last local run on all its threads (the report's own \
+         time is not among them)."
     } else {
         "No times were recorded (the stages ran as separate tasks)."
     };
@@ -338,6 +339,13 @@ fn count_table(id: &str, counts: &BTreeMap<String, u64>, total: u64) -> String {
             )
         })
         .collect();
+    if rows.is_empty() {
+        return html::table(
+            id,
+            &["", "pages", "share"],
+            &["<tr><td colspan=\"3\">none</td></tr>".to_owned()],
+        );
+    }
     html::table(id, &["", "pages", "share"], &rows)
 }
 

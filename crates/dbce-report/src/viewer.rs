@@ -129,6 +129,41 @@ fn partners(row: &PageRow, site: &Site, viewers: &BTreeSet<PageId>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::row;
+    use dbce_pipeline::finish::CrossMember;
+
+    #[test]
+    fn partners_link_to_their_viewers_when_they_have_one() {
+        let mut page = row(1, 50, false);
+        for (role, n) in [("up", 2), ("down", 3)] {
+            let member = CrossMember {
+                id: format!("<urn:test:{n}>"),
+                similarity: 0.5,
+            };
+            page.record.cross.insert(role.into(), member);
+        }
+        let mut rows = vec![page, row(2, 10, false), row(3, 10, false)];
+        for row in &mut rows {
+            row.id = PageId::from_record_id(&row.record.id);
+        }
+        rows.sort_by_key(|row| row.id);
+        let site = Site::new("a.test".into(), rows, &[]);
+        let first = PageId::from_record_id("<urn:test:1>");
+        let second = PageId::from_record_id("<urn:test:2>");
+        let viewers: BTreeSet<PageId> = [first, second].into();
+        let html = render(site.page(first).unwrap(), &site, &viewers);
+        assert!(html.contains(&format!(
+            "<a href=\"../pages/{second}.html\">http://a.test/2</a>"
+        )));
+        let third = PageId::from_record_id("<urn:test:3>");
+        assert!(!html.contains(&format!("{third}.html")));
+        assert!(
+            html.contains("<td>http://a.test/3 ("),
+            "a partner without a viewer is named"
+        );
+        assert!(html.contains(&format!("src=\"{first}.page.html\"")));
+        assert!(html.contains("<dd data-field=\"kept\">50.0% (50 of 100 words)</dd>"));
+    }
 
     #[test]
     fn the_frame_policy_comes_first_in_the_head() {
