@@ -195,6 +195,9 @@ pub struct BlockModel {
 }
 
 impl BlockModel {
+    /// The bytes of the model built into this crate.
+    pub const BUILT_IN_BYTES: &'static [u8] = BUILT_IN;
+
     /// Trains a model on `rows` ([`block_rows`] of many pages) and one label per row.
     ///
     /// # Errors

@@ -20,26 +20,21 @@
 
 pub mod annotate;
 pub mod artifact;
+pub mod atomic;
 pub mod bands;
 mod config;
 mod error;
-mod features;
 pub mod fetch;
 pub mod finish;
 pub mod group;
 pub mod html;
-pub mod judge;
-pub mod model;
 pub mod page;
 pub mod read;
-mod reclassify;
 mod report;
 mod shard;
-mod single;
 pub mod skips;
 pub mod timings;
 pub mod view;
-mod windows;
 pub mod work;
 
 pub use bands::BucketKey;

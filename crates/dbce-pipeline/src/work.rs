@@ -206,29 +206,15 @@ fn done_name(shard: u32) -> String {
     format!("_done/{shard:05}")
 }
 
-/// A fresh temporary name next to `path`: `.NAME.tmp-PID-N`, unique across the threads and
-/// processes writing into one work directory.
-pub fn temporary_path(path: &Path) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.tmp-{}-{n}", std::process::id()))
-}
-
-/// Writes `bytes` to a temporary file next to `path`, then renames it into place.
+/// Writes `bytes` to `path` atomically ([`crate::atomic::AtomicFile`]).
 ///
 /// # Errors
 /// Fails when writing or renaming fails.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(io(parent))?;
-    }
-    let temporary = temporary_path(path);
-    std::fs::write(&temporary, bytes).map_err(io(&temporary))?;
-    std::fs::rename(&temporary, path).map_err(io(path))
+    crate::atomic::write_atomically(path, bytes).map_err(|e| WorkError::Io {
+        path: e.path,
+        source: e.source,
+    })
 }
 
 #[cfg(test)]

@@ -58,6 +58,9 @@ pub struct PageTypeModel {
 }
 
 impl PageTypeModel {
+    /// The bytes of the model built into this crate.
+    pub const BUILT_IN_BYTES: &'static [u8] = BUILT_IN;
+
     /// Trains a forest per learned type on row-major `rows` of
     /// [`PAGE_TYPE_FEATURE_NAMES`]`.len()` values with their `labels` (rows labelled
     /// [`PageType::Error`] count as negatives for every type). Every forest uses `params`
