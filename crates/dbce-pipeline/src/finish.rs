@@ -236,7 +236,10 @@ pub fn run_finish(
 
 /// The annotated pages of `partition`, by page id. `annotate` wrote each page once (duplicates
 /// of a record were counted there), so there is nothing to reconcile.
-fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
+///
+/// # Errors
+/// Fails when the partition's file cannot be read or is damaged.
+pub fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
     let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
     let mut pages =
         ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?.collect::<Result<Vec<_>, _>>()?;
@@ -310,6 +313,25 @@ pub struct RunReport {
     pub stages: BTreeMap<String, StageCounts>,
     /// Documents in the full-text index.
     pub indexed: u64,
+}
+
+/// The stages in pipeline order, the last step (`index`) last.
+const STAGE_ORDER: [&str; 5] = [
+    read::STAGE,
+    group::STAGE,
+    annotate::STAGE,
+    STAGE,
+    INDEX_STAGE,
+];
+
+/// A stage's name in `report.json` and `timings.json`: its place in the pipeline and its name,
+/// `1-read` … `4-finish`, `5-index`, so that names sort in pipeline order.
+pub fn report_stage_name(stage: &str) -> String {
+    let order = STAGE_ORDER
+        .iter()
+        .position(|s| *s == stage)
+        .map_or(STAGE_ORDER.len(), |i| i + 1);
+    format!("{order}-{stage}")
 }
 
 /// The index documents of one partition's pages.
@@ -390,17 +412,14 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
     }
     let summary = summary?;
     let mut stages = BTreeMap::new();
-    for (order, stage) in [read::STAGE, group::STAGE, annotate::STAGE, STAGE]
-        .into_iter()
-        .enumerate()
-    {
+    for stage in [read::STAGE, group::STAGE, annotate::STAGE, STAGE] {
         let manifest = work.manifest(stage)?;
         let mut total = StageReport::new(stage, 0);
         for shard in 0..manifest.shards {
             total.absorb(&work.report(stage, shard)?);
         }
         stages.insert(
-            format!("{}-{stage}", order + 1),
+            report_stage_name(stage),
             StageCounts {
                 input: total.input,
                 output: total.emitted,

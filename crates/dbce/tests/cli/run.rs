@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::dbce;
 
 /// Every file under `dir`, by relative path, with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut pending = vec![dir.to_owned()];
     while let Some(path) = pending.pop() {
@@ -24,7 +24,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
-fn run(out: &Path, extra: &[&str]) -> String {
+pub(crate) fn run(out: &Path, extra: &[&str]) -> String {
     let output = dbce()
         .args(["run", "--quiet", "--out"])
         .arg(out)
@@ -36,7 +36,7 @@ fn run(out: &Path, extra: &[&str]) -> String {
     stderr
 }
 
-fn jsonl(out: &Path) -> Vec<serde_json::Value> {
+pub(crate) fn jsonl(out: &Path) -> Vec<serde_json::Value> {
     let texts = files(&out.join("text"));
     let mut lines = Vec::new();
     for bytes in texts.values() {
