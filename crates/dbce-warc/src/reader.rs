@@ -1,5 +1,6 @@
 //! Reading records one after another, reporting what cannot be read and resynchronising.
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Seek};
 
 use crate::arc;
@@ -41,6 +42,11 @@ pub struct WarcReader<R> {
     arc_version: arc::Version,
     header: Vec<u8>,
     failed: bool,
+    /// A fault of the compressed stream met right after a record's block: reported after the
+    /// record, which it did not damage.
+    fault_after_block: Option<Fault>,
+    /// Skips to yield, in order, before reading on.
+    pending: VecDeque<Skip>,
 }
 
 /// Where a record began.
@@ -56,6 +62,11 @@ struct Start {
 impl Start {
     fn offset(&self) -> u64 {
         self.exact.unwrap_or(self.member_file)
+    }
+
+    /// The decompressed offset, when the file offset is that of a member holding more.
+    fn stream_offset(&self) -> Option<u64> {
+        self.exact.is_none().then_some(self.stream)
     }
 }
 
@@ -95,6 +106,8 @@ impl<R: Read + Seek> WarcReader<R> {
             arc_version: arc::Version::V1,
             header: Vec::with_capacity(4096),
             failed: false,
+            fault_after_block: None,
+            pending: VecDeque::new(),
         })
     }
 
@@ -120,15 +133,18 @@ impl<R: Read + Seek> WarcReader<R> {
     }
 
     fn next_entry_io(&mut self) -> io::Result<Option<Entry>> {
+        if let Some(skip) = self.pending.pop_front() {
+            return Ok(Some(Entry::Skip(skip)));
+        }
         match self.skip_newlines(true)? {
             Status::Data => {}
-            Status::Fault(fault) => return Ok(Some(Entry::Skip(fault_skip(fault, None)))),
+            Status::Fault(fault) => return Ok(Some(Entry::Skip(fault_skip(fault, None, None)))),
             Status::Eof | Status::MemberEnd => return Ok(None),
         }
         let start = self.start();
         let status = self.stream.peek(arc::MAX_LINE)?;
         if let Status::Fault(fault) = status {
-            return Ok(Some(Entry::Skip(fault_skip(fault, None))));
+            return Ok(Some(Entry::Skip(fault_skip(fault, None, None))));
         }
         let head = self.stream.buffered();
         let format = match self.format {
@@ -147,13 +163,37 @@ impl<R: Read + Seek> WarcReader<R> {
             let reason = SkipReason::Garbage { length };
             return Ok(Some(Entry::Skip(Skip {
                 offset: start.offset(),
+                stream_offset: start.stream_offset(),
                 reason,
                 record_id: None,
             })));
         }
-        match self.read_record(start, format) {
-            Ok(record) => Ok(Some(Entry::Record(record))),
-            Err(problem) => self.recover(start, problem).map(Some),
+        self.fault_after_block = None;
+        let read = self.read_record(start, format);
+        let fault_after_block = self.fault_after_block.take();
+        match (read, fault_after_block) {
+            (Ok(record), None) => Ok(Some(Entry::Record(record))),
+            (Ok(record), Some(fault)) => {
+                // The member was damaged after this record's block: the record stands if its
+                // own digest (where it has one) vouches for it.
+                if block_digest_fails(&record) {
+                    let record_id = record.header.record_id().map(str::to_owned);
+                    Ok(Some(Entry::Skip(fault_skip(
+                        fault,
+                        record_id,
+                        start.stream_offset(),
+                    ))))
+                } else {
+                    self.pending.push_back(fault_skip(fault, None, None));
+                    Ok(Some(Entry::Record(record)))
+                }
+            }
+            (Err(problem), fault_after_block) => {
+                let entry = self.recover(start, problem)?;
+                self.pending
+                    .extend(fault_after_block.map(|fault| fault_skip(fault, None, None)));
+                Ok(Some(entry))
+            }
         }
     }
 
@@ -172,7 +212,13 @@ impl<R: Read + Seek> WarcReader<R> {
         let record_id = self.parsed_record_id();
         let (reason, resync) = match problem {
             Problem::Io(error) => return Err(error),
-            Problem::Fault(fault) => return Ok(Entry::Skip(fault_skip(fault, record_id))),
+            Problem::Fault(fault) => {
+                return Ok(Entry::Skip(fault_skip(
+                    fault,
+                    record_id,
+                    Some(start.stream).filter(|_| self.is_compressed()),
+                )));
+            }
             Problem::Skip(reason, resync) => (reason, resync),
         };
         match resync {
@@ -186,9 +232,14 @@ impl<R: Read + Seek> WarcReader<R> {
         }
         Ok(Entry::Skip(Skip {
             offset: start.offset(),
+            stream_offset: start.stream_offset(),
             reason,
             record_id,
         }))
+    }
+
+    fn is_compressed(&self) -> bool {
+        self.stream.compression() != Compression::None
     }
 
     fn parsed_record_id(&self) -> Option<String> {
@@ -349,8 +400,13 @@ impl<R: Read + Seek> WarcReader<R> {
     /// Consumes the newlines after a block. A block followed by anything else (but the end of
     /// its member or file) was not as long as its `Content-Length` said.
     fn read_trailer(&mut self, declared: u64, body_start: u64, cross: bool) -> Result<(), Problem> {
-        let newlines = self.skip_newlines_counted(cross)?;
-        if newlines > 0 {
+        let before = self.stream.position();
+        let status = self.skip_newlines(cross)?;
+        if let Status::Fault(fault) = status {
+            self.fault_after_block = Some(fault);
+            return Ok(());
+        }
+        if self.stream.position() > before {
             return Ok(());
         }
         match self.stream.fill(false)? {
@@ -358,7 +414,10 @@ impl<R: Read + Seek> WarcReader<R> {
                 let reason = SkipReason::LengthMismatch { declared };
                 Err(Problem::Skip(reason, Resync::From(body_start)))
             }
-            Status::Fault(fault) => Err(Problem::Fault(fault)),
+            Status::Fault(fault) => {
+                self.fault_after_block = Some(fault);
+                Ok(())
+            }
             Status::Eof | Status::MemberEnd => Ok(()),
         }
     }
@@ -367,7 +426,14 @@ impl<R: Read + Seek> WarcReader<R> {
     /// record ends with its block, as warcio and cdxj-indexer count it; the newlines after it
     /// are not part of it.
     fn locate(&mut self, start: Start, block_end: u64) -> Result<RecordLocator, Problem> {
-        let end = match self.stream.fill(false)? {
+        let status = match self.stream.fill(false)? {
+            Status::Fault(fault) => {
+                self.fault_after_block = Some(fault);
+                self.stream.fill(false)?
+            }
+            status => status,
+        };
+        let end = match status {
             Status::Fault(fault) => return Err(Problem::Fault(fault)),
             _ if self.stream.compression() == Compression::None => Some(block_end),
             Status::Eof | Status::MemberEnd => Some(self.stream.file_offset()),
@@ -444,10 +510,23 @@ impl<R: Read + Seek> WarcReader<R> {
         let format = self.format.unwrap_or(ArchiveFormat::Warc);
         let before = self.stream.position();
         let mut at_line_start = false;
-        while self.stream.fill(cross)? == Status::Data {
-            if at_line_start {
-                if self.stream.peek(arc::MAX_LINE)? != Status::Data {
+        loop {
+            match self.stream.fill(cross)? {
+                Status::Data => {}
+                Status::Fault(fault) => {
+                    self.pending.push_back(fault_skip(fault, None, None));
                     break;
+                }
+                Status::Eof | Status::MemberEnd => break,
+            }
+            if at_line_start {
+                match self.stream.peek(arc::MAX_LINE)? {
+                    Status::Data => {}
+                    Status::Fault(fault) => {
+                        self.pending.push_back(fault_skip(fault, None, None));
+                        break;
+                    }
+                    Status::Eof | Status::MemberEnd => break,
                 }
                 if is_record_start(format, self.stream.buffered()) {
                     break;
@@ -478,17 +557,29 @@ impl<R: Read + Seek> Iterator for WarcReader<R> {
     }
 }
 
-fn fault_skip(fault: Fault, record_id: Option<String>) -> Skip {
-    let (offset, reason) = match fault {
-        Fault::Truncated { offset } => (offset, SkipReason::TruncatedMember),
-        Fault::Corrupt { offset } => (offset, SkipReason::CorruptMember),
-        Fault::Garbage { offset, length } => (offset, SkipReason::Garbage { length }),
+/// The skip for a fault of the compressed stream. `stream_offset` is where the lost record
+/// began in the decompressed stream; without it, where the intact data ends.
+fn fault_skip(fault: Fault, record_id: Option<String>, stream_offset: Option<u64>) -> Skip {
+    let (offset, stream, reason) = match fault {
+        Fault::Truncated { offset, stream } => (offset, Some(stream), SkipReason::TruncatedMember),
+        Fault::Corrupt { offset, stream } => (offset, Some(stream), SkipReason::CorruptMember),
+        Fault::Checksum { offset, stream } => (offset, Some(stream), SkipReason::ChecksumMismatch),
+        Fault::Garbage { offset, length } => (offset, None, SkipReason::Garbage { length }),
     };
     Skip {
         offset,
+        stream_offset: stream_offset.or(stream),
         reason,
         record_id,
     }
+}
+
+/// Whether a record's kept block contradicts its `WARC-Block-Digest`.
+fn block_digest_fails(record: &Record) -> bool {
+    let Some(block) = record.body.bytes() else {
+        return false;
+    };
+    digest::check(record.header.fields.get("WARC-Block-Digest"), block) == DigestCheck::Mismatch
 }
 
 /// ARC if the data starts with the `filedesc://` record, or (for a reader started at a record

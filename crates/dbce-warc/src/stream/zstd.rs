@@ -3,9 +3,12 @@
 
 use std::io::{self, Read, Seek};
 
-use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+use std::hash::Hasher as _;
 
-use super::{Begin, Outcome};
+use twox_hash::XxHash64;
+use zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
+
+use super::{Begin, Damage, Outcome};
 use crate::input::Input;
 
 /// The first bytes of a zstd frame.
@@ -26,19 +29,32 @@ fn skippable_magic(head: &[u8]) -> Option<u32> {
     (magic & SKIPPABLE_MASK == SKIPPABLE).then_some(magic)
 }
 
+/// The frame header descriptor's bit saying that the frame ends with a content checksum.
+const CONTENT_CHECKSUM_FLAG: u8 = 0x04;
+/// Length of a frame's content checksum: the low 32 bits of its XXH64, little-endian.
+const CHECKSUM_LEN: usize = 4;
+
 /// Decoder state for zstd frames; keeps the dictionary across frames.
+///
+/// The decoder is told to ignore content checksums, which it would otherwise check only by
+/// failing the whole last step of a frame, losing its output; the checksum is checked here
+/// instead, so a frame whose only fault is its checksum gives all its data and a
+/// [`Damage::Checksum`].
 pub(crate) struct ZstdFrames {
     decoder: Decoder<'static>,
     finished: bool,
     seen_frame: bool,
+    /// The hash of the current frame's content, when the frame has a checksum.
+    content_hash: Option<XxHash64>,
 }
 
 impl ZstdFrames {
     pub(crate) fn new() -> io::Result<Self> {
         Ok(Self {
-            decoder: Decoder::new()?,
+            decoder: checksum_ignoring(Decoder::new()?)?,
             finished: false,
             seen_frame: false,
+            content_hash: None,
         })
     }
 
@@ -47,6 +63,9 @@ impl ZstdFrames {
     pub(crate) fn begin<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<Begin> {
         let head = input.fill_to(8)?;
         if head.starts_with(FRAME_MAGIC) {
+            let descriptor = head.get(FRAME_MAGIC.len()).copied().unwrap_or(0);
+            self.content_hash =
+                (descriptor & CONTENT_CHECKSUM_FLAG != 0).then(|| XxHash64::with_seed(0));
             self.decoder.reinit()?;
             self.finished = false;
             self.seen_frame = true;
@@ -94,7 +113,7 @@ impl ZstdFrames {
         let Ok(decoder) = Decoder::with_dictionary(&dictionary) else {
             return Ok(Begin::Corrupt);
         };
-        self.decoder = decoder;
+        self.decoder = checksum_ignoring(decoder)?;
         input.consume(8 + size);
         Ok(Begin::Skipped)
     }
@@ -113,15 +132,49 @@ impl ZstdFrames {
             let at_eof = available.is_empty();
             let mut source = InBuffer::around(available);
             let mut sink = OutBuffer::around(&mut *out);
-            let Ok(hint) = self.decoder.run(&mut source, &mut sink) else {
-                return Ok(Outcome::Corrupt);
-            };
+            let result = self.decoder.run(&mut source, &mut sink);
             let (consumed, produced) = (source.pos(), sink.pos());
             input.consume(consumed);
+            if let Some(hash) = &mut self.content_hash {
+                hash.write(&out[..produced]);
+            }
+            let Ok(hint) = result else {
+                return Ok(Outcome::Damaged {
+                    produced,
+                    damage: Damage::Corrupt,
+                });
+            };
             self.finished = hint == 0;
+            if self.finished && !self.checksum_matches(input)? {
+                return Ok(Outcome::Damaged {
+                    produced,
+                    damage: Damage::Checksum,
+                });
+            }
             if let Some(outcome) = Outcome::of_step(produced, self.finished, at_eof, consumed) {
                 return Ok(outcome);
             }
         }
     }
+
+    /// At the end of a frame: whether its content checksum, the last bytes consumed, matches
+    /// the content decoded (true for a frame without one).
+    fn checksum_matches<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<bool> {
+        let Some(hash) = self.content_hash.take() else {
+            return Ok(true);
+        };
+        let Ok(stored) = <[u8; CHECKSUM_LEN]>::try_from(input.recent(CHECKSUM_LEN)?) else {
+            return Ok(false);
+        };
+        // The checksum is the low 32 bits of the hash: the truncation is the format's.
+        #[allow(clippy::cast_possible_truncation)]
+        let computed = hash.finish() as u32;
+        Ok(u32::from_le_bytes(stored) == computed)
+    }
+}
+
+/// `decoder`, told not to check content checksums itself.
+fn checksum_ignoring(mut decoder: Decoder<'static>) -> io::Result<Decoder<'static>> {
+    decoder.set_parameter(DParameter::ForceIgnoreChecksum(true))?;
+    Ok(decoder)
 }
