@@ -95,6 +95,33 @@ impl fmt::Display for SkipReason {
     }
 }
 
+/// Something irregular about a record that was nevertheless read, as warcio reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ReadWarning {
+    /// Header lines end CR CR LF instead of CR LF.
+    CrCrLf,
+    /// The file ends inside the block (the file's last record, with no record start in what
+    /// there is of its block): the block is shorter than its `Content-Length`.
+    ShortBlock {
+        /// The declared `Content-Length`.
+        declared: u64,
+        /// The bytes there were.
+        read: u64,
+    },
+}
+
+impl ReadWarning {
+    /// A short stable name for counting warnings, e.g. `short-block`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::CrCrLf => "cr-cr-lf",
+            Self::ShortBlock { .. } => "short-block",
+        }
+    }
+}
+
 /// Bytes of an archive the reader passed over, where they are and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Skip {

@@ -7,8 +7,8 @@ use crate::arc;
 use crate::digest::{self, DigestCheck};
 use crate::stream::{Compression, Fault, Status, Stream};
 use crate::{
-    ArchiveFormat, Body, Error, Headers, ReaderConfig, Record, RecordHeader, RecordLocator, Skip,
-    SkipReason,
+    ArchiveFormat, Body, Error, Headers, ReadWarning, ReaderConfig, Record, RecordHeader,
+    RecordLocator, Skip, SkipReason,
 };
 
 /// What the reader found next: a record, or bytes it had to pass over.
@@ -45,6 +45,8 @@ pub struct WarcReader<R> {
     /// A fault of the compressed stream met right after a record's block: reported after the
     /// record, which it did not damage.
     fault_after_block: Option<Fault>,
+    /// Whether a line of the header block just read ends CR CR LF.
+    header_lines_end_cr_cr_lf: bool,
     /// Skips to yield, in order, before reading on.
     pending: VecDeque<Skip>,
 }
@@ -57,6 +59,8 @@ struct Start {
     member_file: u64,
     /// The record starts a compressed member, so it must end with it.
     framed: bool,
+    /// The file is compressed: positions in the decompressed stream differ from file offsets.
+    compressed: bool,
 }
 
 impl Start {
@@ -64,9 +68,11 @@ impl Start {
         self.exact.unwrap_or(self.member_file)
     }
 
-    /// The decompressed offset, when the file offset is that of a member holding more.
+    /// The decompressed offset, in a compressed file: lengths of skips count decompressed
+    /// bytes from there, and for a member holding more than one record it is the only way to
+    /// reach the record.
     fn stream_offset(&self) -> Option<u64> {
-        self.exact.is_none().then_some(self.stream)
+        self.compressed.then_some(self.stream)
     }
 }
 
@@ -75,6 +81,8 @@ enum Problem {
     Io(io::Error),
     Fault(Fault),
     Skip(SkipReason, Resync),
+    /// The file's last record, its block cut short by the end of the file (declared length).
+    ShortBlock(Vec<u8>, u64),
 }
 
 enum Resync {
@@ -107,6 +115,7 @@ impl<R: Read + Seek> WarcReader<R> {
             header: Vec::with_capacity(4096),
             failed: false,
             fault_after_block: None,
+            header_lines_end_cr_cr_lf: false,
             pending: VecDeque::new(),
         })
     }
@@ -205,6 +214,7 @@ impl<R: Read + Seek> WarcReader<R> {
             exact,
             member_file: self.stream.member().file_start,
             framed: compressed && exact.is_some(),
+            compressed,
         }
     }
 
@@ -216,10 +226,11 @@ impl<R: Read + Seek> WarcReader<R> {
                 return Ok(Entry::Skip(fault_skip(
                     fault,
                     record_id,
-                    Some(start.stream).filter(|_| self.is_compressed()),
+                    start.stream_offset(),
                 )));
             }
             Problem::Skip(reason, resync) => (reason, resync),
+            Problem::ShortBlock(..) => (SkipReason::TruncatedRecord, Resync::Here),
         };
         match resync {
             Resync::Here => {}
@@ -262,10 +273,25 @@ impl<R: Read + Seek> WarcReader<R> {
             },
             Resync::Forward,
         ))?;
+        let mut warnings = Vec::new();
+        if self.header_lines_end_cr_cr_lf {
+            warnings.push(ReadWarning::CrCrLf);
+        }
         let body_start = self.stream.position();
-        let body = self.read_body(length, &header, cross)?;
-        let block_end = self.stream.position();
-        self.read_trailer(length, body_start, cross)?;
+        let body = match self.read_body(length, &header, cross) {
+            Ok(body) => {
+                let block_end = self.stream.position();
+                self.read_trailer(length, body_start, cross)?;
+                (body, block_end)
+            }
+            Err(Problem::ShortBlock(kept, declared)) => {
+                let read = kept.len() as u64;
+                warnings.push(ReadWarning::ShortBlock { declared, read });
+                (Body::Buffered(kept), self.stream.position())
+            }
+            Err(problem) => return Err(problem),
+        };
+        let (body, block_end) = body;
         let locator = self.locate(start, block_end)?;
         if format == ArchiveFormat::Warc {
             check_mandatory(&header)?;
@@ -280,18 +306,22 @@ impl<R: Read + Seek> WarcReader<R> {
             stream_offset: start.stream,
             format,
             digests,
+            warnings,
         })
     }
 
     /// Reads header lines up to and including the blank line into `self.header`.
     fn read_header_block(&mut self, format: ArchiveFormat, cross: bool) -> Result<(), Problem> {
         self.header.clear();
+        self.header_lines_end_cr_cr_lf = false;
         let limit = self.config.max_header_size;
         loop {
             let line_start = self.header.len();
             self.read_line(limit, cross)?;
             let line = &self.header[line_start..];
-            let blank = line == b"\r\n" || line == b"\n";
+            // Lines ending CR CR LF (written by some tools) are read as warcio reads them.
+            self.header_lines_end_cr_cr_lf |= line.ends_with(b"\r\r\n");
+            let blank = line.iter().all(|&b| b == b'\r' || b == b'\n');
             if format == ArchiveFormat::Arc || (blank && line_start > 0) {
                 return Ok(());
             }
@@ -341,14 +371,13 @@ impl<R: Read + Seek> WarcReader<R> {
         } else {
             Vec::new()
         };
+        let body_start = self.stream.position();
         let mut remaining = length;
         while remaining > 0 {
             match self.stream.fill(cross)? {
                 Status::Data => {}
                 Status::Fault(fault) => return Err(Problem::Fault(fault)),
-                Status::Eof => {
-                    return Err(Problem::Skip(SkipReason::TruncatedRecord, Resync::Here));
-                }
+                Status::Eof => return Err(self.block_cut_by_eof(length, body_start, kept)),
                 Status::MemberEnd if self.next_member_continues()? => {
                     cross = true;
                     continue;
@@ -378,6 +407,26 @@ impl<R: Read + Seek> WarcReader<R> {
         } else {
             Body::Skipped { length }
         })
+    }
+
+    /// The file ended inside a block. In an uncompressed file, a `Content-Length` that runs
+    /// over later records is found out by looking for a record start in the block: the rest is
+    /// then read again from the block's start. With none, the record is the file's last: its
+    /// kept block is taken as it is, as warcio takes it, with a [`ReadWarning::ShortBlock`].
+    fn block_cut_by_eof(&mut self, declared: u64, body_start: u64, kept: Vec<u8>) -> Problem {
+        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        let rewindable = !self.is_compressed();
+        if !rewindable {
+            return Problem::Skip(SkipReason::TruncatedRecord, Resync::Here);
+        }
+        let keeps = self.stream.position() - body_start == kept.len() as u64;
+        if keeps && find_record_start(format, &kept).is_none() {
+            return Problem::ShortBlock(kept, declared);
+        }
+        Problem::Skip(
+            SkipReason::LengthMismatch { declared },
+            Resync::From(body_start),
+        )
     }
 
     /// At the end of a member inside a block: whether the next member goes on with the block
@@ -504,14 +553,20 @@ impl<R: Read + Seek> WarcReader<R> {
         }
     }
 
-    /// Consumes whole lines until one that starts a record, the end of the member (without
-    /// `cross`) or the end of the file. Returns how many bytes were passed over.
+    /// Consumes bytes until a record start, the end of the member (without `cross`) or the end
+    /// of the file; the byte at the current position is always passed over. A WARC version line
+    /// is found even after junk on the same line; an ARC header line only at a line start.
+    /// Returns how many bytes were passed over.
     fn scan_to_record_start(&mut self, cross: bool) -> io::Result<u64> {
         let format = self.format.unwrap_or(ArchiveFormat::Warc);
         let before = self.stream.position();
         let mut at_line_start = false;
         loop {
-            match self.stream.fill(cross)? {
+            let status = match self.stream.fill(cross)? {
+                Status::Data => self.stream.peek(arc::MAX_LINE)?,
+                status => status,
+            };
+            match status {
                 Status::Data => {}
                 Status::Fault(fault) => {
                     self.pending.push_back(fault_skip(fault, None, None));
@@ -519,24 +574,23 @@ impl<R: Read + Seek> WarcReader<R> {
                 }
                 Status::Eof | Status::MemberEnd => break,
             }
-            if at_line_start {
-                match self.stream.peek(arc::MAX_LINE)? {
-                    Status::Data => {}
-                    Status::Fault(fault) => {
-                        self.pending.push_back(fault_skip(fault, None, None));
-                        break;
-                    }
-                    Status::Eof | Status::MemberEnd => break,
-                }
-                if is_record_start(format, self.stream.buffered()) {
-                    break;
-                }
-            }
             let available = self.stream.buffered();
+            if at_line_start && is_record_start(format, available) {
+                break;
+            }
             let (take, found) = match memchr::memchr(b'\n', available) {
                 Some(at) => (at + 1, true),
                 None => (available.len(), false),
             };
+            let first = usize::from(self.stream.position() == before);
+            let glued = (format == ArchiveFormat::Warc)
+                .then(|| find_record_start(format, &available[first.min(take)..take]))
+                .flatten()
+                .map(|at| at + first);
+            if let Some(at) = glued {
+                self.stream.consume(at);
+                break;
+            }
             self.stream.consume(take);
             at_line_start = found;
         }
@@ -591,6 +645,18 @@ fn detect_format(head: &[u8]) -> ArchiveFormat {
         ArchiveFormat::Arc
     } else {
         ArchiveFormat::Warc
+    }
+}
+
+/// Where the first record starts in `bytes`: for WARC, a version line (`WARC/1.` or `WARC/0.`)
+/// anywhere, even after junk on the same line; for ARC, a header line after a newline.
+fn find_record_start(format: ArchiveFormat, bytes: &[u8]) -> Option<usize> {
+    match format {
+        ArchiveFormat::Warc => memchr::memmem::find_iter(bytes, b"WARC/")
+            .find(|&at| matches!(bytes.get(at + 5..at + 7), Some([b'0' | b'1', b'.']))),
+        ArchiveFormat::Arc => memchr::memchr_iter(b'\n', bytes)
+            .map(|at| at + 1)
+            .find(|&at| arc::is_header_line(&bytes[at..])),
     }
 }
 
