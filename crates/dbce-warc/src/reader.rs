@@ -156,18 +156,15 @@ impl<R: Read + Seek> WarcReader<R> {
             return Ok(Some(Entry::Skip(fault_skip(fault, None, None))));
         }
         let head = self.stream.buffered();
-        let format = match self.format {
-            Some(format) => format,
-            None => {
-                let format = detect_format(head);
-                if format == ArchiveFormat::Arc && !head.starts_with(b"filedesc://") {
-                    // Started at a record inside an ARC file (random access by offset).
-                    self.arc_version = arc::version_of_line(head);
-                }
-                *self.format.insert(format)
+        if self.format.is_none() && starts_record(None, head) {
+            let format = detect_format(head);
+            if format == ArchiveFormat::Arc && !head.starts_with(b"filedesc://") {
+                // Started at a record inside an ARC file (random access by offset).
+                self.arc_version = arc::version_of_line(head);
             }
-        };
-        if !is_record_start(format, head) {
+            self.format = Some(format);
+        }
+        let Some(format) = self.format.filter(|&f| is_record_start(f, head)) else {
             let length = self.scan_to_record_start(!start.framed)?;
             let reason = SkipReason::Garbage { length };
             return Ok(Some(Entry::Skip(Skip {
@@ -176,7 +173,7 @@ impl<R: Read + Seek> WarcReader<R> {
                 reason,
                 record_id: None,
             })));
-        }
+        };
         self.fault_after_block = None;
         let read = self.read_record(start, format);
         let fault_after_block = self.fault_after_block.take();
@@ -558,7 +555,8 @@ impl<R: Read + Seek> WarcReader<R> {
     /// is found even after junk on the same line; an ARC header line only at a line start.
     /// Returns how many bytes were passed over.
     fn scan_to_record_start(&mut self, cross: bool) -> io::Result<u64> {
-        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        // Before the first record, either format's record start will do.
+        let format = self.format;
         let before = self.stream.position();
         let mut at_line_start = false;
         loop {
@@ -575,7 +573,7 @@ impl<R: Read + Seek> WarcReader<R> {
                 Status::Eof | Status::MemberEnd => break,
             }
             let available = self.stream.buffered();
-            if at_line_start && is_record_start(format, available) {
+            if at_line_start && starts_record(format, available) {
                 break;
             }
             let (take, found) = match memchr::memchr(b'\n', available) {
@@ -583,8 +581,8 @@ impl<R: Read + Seek> WarcReader<R> {
                 None => (available.len(), false),
             };
             let first = usize::from(self.stream.position() == before);
-            let glued = (format == ArchiveFormat::Warc)
-                .then(|| find_record_start(format, &available[first.min(take)..take]))
+            let glued = (format != Some(ArchiveFormat::Arc))
+                .then(|| find_record_start(ArchiveFormat::Warc, &available[first.min(take)..take]))
                 .flatten()
                 .map(|at| at + first);
             if let Some(at) = glued {
@@ -657,6 +655,18 @@ fn find_record_start(format: ArchiveFormat, bytes: &[u8]) -> Option<usize> {
         ArchiveFormat::Arc => memchr::memchr_iter(b'\n', bytes)
             .map(|at| at + 1)
             .find(|&at| arc::is_header_line(&bytes[at..])),
+    }
+}
+
+/// Whether `head` starts a record of `format`, or of either format when it is not known yet.
+fn starts_record(format: Option<ArchiveFormat>, head: &[u8]) -> bool {
+    match format {
+        Some(format) => is_record_start(format, head),
+        None => {
+            is_record_start(ArchiveFormat::Warc, head)
+                || head.starts_with(b"filedesc://")
+                || is_record_start(ArchiveFormat::Arc, head)
+        }
     }
 }
 

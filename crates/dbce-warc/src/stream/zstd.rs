@@ -31,6 +31,8 @@ fn skippable_magic(head: &[u8]) -> Option<u32> {
 
 /// The frame header descriptor's bit saying that the frame ends with a content checksum.
 const CONTENT_CHECKSUM_FLAG: u8 = 0x04;
+/// The most output asked of zstd in one call.
+const OUTPUT_WINDOW: usize = 16 * 1024;
 /// Length of a frame's content checksum: the low 32 bits of its XXH64, little-endian.
 const CHECKSUM_LEN: usize = 4;
 
@@ -46,6 +48,10 @@ pub(crate) struct ZstdFrames {
     seen_frame: bool,
     /// The hash of the current frame's content, when the frame has a checksum.
     content_hash: Option<XxHash64>,
+    /// File offset of the current frame.
+    frame_start: u64,
+    /// Bytes of the current frame handed out so far.
+    delivered: u64,
 }
 
 impl ZstdFrames {
@@ -55,6 +61,8 @@ impl ZstdFrames {
             finished: false,
             seen_frame: false,
             content_hash: None,
+            frame_start: 0,
+            delivered: 0,
         })
     }
 
@@ -67,6 +75,8 @@ impl ZstdFrames {
             self.content_hash =
                 (descriptor & CONTENT_CHECKSUM_FLAG != 0).then(|| XxHash64::with_seed(0));
             self.decoder.reinit()?;
+            self.frame_start = input.offset();
+            self.delivered = 0;
             self.finished = false;
             self.seen_frame = true;
             return Ok(Begin::Started);
@@ -131,7 +141,10 @@ impl ZstdFrames {
             let available = input.fill()?;
             let at_eof = available.is_empty();
             let mut source = InBuffer::around(available);
-            let mut sink = OutBuffer::around(&mut *out);
+            // Output in pieces: on an error zstd reports none of what it wrote in the failing
+            // call, and recovering those bytes costs a call per byte.
+            let window = out.len().min(OUTPUT_WINDOW);
+            let mut sink = OutBuffer::around(&mut out[..window]);
             let result = self.decoder.run(&mut source, &mut sink);
             let (consumed, produced) = (source.pos(), sink.pos());
             input.consume(consumed);
@@ -140,10 +153,11 @@ impl ZstdFrames {
             }
             let Ok(hint) = result else {
                 return Ok(Outcome::Damaged {
-                    produced,
+                    produced: self.recover_unreported(input, out)?,
                     damage: Damage::Corrupt,
                 });
             };
+            self.delivered += produced as u64;
             self.finished = hint == 0;
             if self.finished && !self.checksum_matches(input)? {
                 return Ok(Outcome::Damaged {
@@ -155,6 +169,50 @@ impl ZstdFrames {
                 return Ok(outcome);
             }
         }
+    }
+
+    /// After a decoding error, whose call reports none of the bytes it wrote: decodes the frame
+    /// again from its start, and past what was handed out asks for one byte per call, so that
+    /// each call either gives a byte or fails before writing any. Writes the bytes decoded
+    /// before the damage that were not handed out to `out`; returns how many.
+    fn recover_unreported<R: Read + Seek>(
+        &mut self,
+        input: &mut Input<R>,
+        out: &mut [u8],
+    ) -> io::Result<usize> {
+        input.seek(self.frame_start)?;
+        self.decoder.reinit()?;
+        let mut to_pass = self.delivered;
+        let mut scratch = vec![0; OUTPUT_WINDOW];
+        let mut written = 0;
+        while written < out.len() {
+            let available = input.fill()?;
+            if available.is_empty() {
+                break;
+            }
+            let mut source = InBuffer::around(available);
+            let passing = usize::try_from(to_pass).map_or(scratch.len(), |n| n.min(scratch.len()));
+            let mut sink = if passing > 0 {
+                OutBuffer::around(&mut scratch[..passing])
+            } else {
+                OutBuffer::around(&mut out[written..=written])
+            };
+            let result = self.decoder.run(&mut source, &mut sink);
+            let (consumed, produced) = (source.pos(), sink.pos());
+            input.consume(consumed);
+            if result.is_err() || result.is_ok_and(|hint| hint == 0) {
+                break;
+            }
+            if passing > 0 {
+                to_pass -= produced as u64;
+            } else {
+                written += produced;
+            }
+            if consumed == 0 && produced == 0 {
+                break;
+            }
+        }
+        Ok(written)
     }
 
     /// At the end of a frame: whether its content checksum, the last bytes consumed, matches
