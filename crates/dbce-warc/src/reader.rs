@@ -130,6 +130,36 @@ impl<R: Read + Seek> WarcReader<R> {
         self.format
     }
 
+    /// Passes over `n` decompressed bytes, as many as there are if the stream ends first, so
+    /// that reading starts at a record inside a compressed member: a [`Skip::stream_offset`]
+    /// or a [`Record::stream_offset`], counted from where the reader started. Damage on the
+    /// way is passed over too (the decompressed offsets count the bytes decoded before it).
+    /// Returns how many bytes were passed over.
+    ///
+    /// # Errors
+    /// Only when reading the file fails.
+    pub fn skip_decompressed(&mut self, n: u64) -> Result<u64, Error> {
+        let start = self.stream.position();
+        let mut remaining = n;
+        while remaining > 0 {
+            let status = self.stream.fill(true).map_err(|source| Error::Io {
+                offset: self.stream.file_offset(),
+                source,
+            })?;
+            match status {
+                Status::Data => {
+                    let available = self.stream.buffered().len();
+                    let take = usize::try_from(remaining).map_or(available, |r| r.min(available));
+                    self.stream.consume(take);
+                    remaining -= take as u64;
+                }
+                Status::Fault(_) => {}
+                Status::Eof | Status::MemberEnd => break,
+            }
+        }
+        Ok(self.stream.position() - start)
+    }
+
     /// The next record or skip; `None` at the end of the file.
     ///
     /// # Errors
@@ -278,7 +308,7 @@ impl<R: Read + Seek> WarcReader<R> {
         let body = match self.read_body(length, &header, cross) {
             Ok(body) => {
                 let block_end = self.stream.position();
-                self.read_trailer(length, body_start, cross)?;
+                self.read_trailer(length, body_start, &body, cross)?;
                 (body, block_end)
             }
             Err(Problem::ShortBlock(kept, declared)) => {
@@ -445,7 +475,13 @@ impl<R: Read + Seek> WarcReader<R> {
 
     /// Consumes the newlines after a block. A block followed by anything else (but the end of
     /// its member or file) was not as long as its `Content-Length` said.
-    fn read_trailer(&mut self, declared: u64, body_start: u64, cross: bool) -> Result<(), Problem> {
+    fn read_trailer(
+        &mut self,
+        declared: u64,
+        body_start: u64,
+        body: &Body,
+        cross: bool,
+    ) -> Result<(), Problem> {
         let before = self.stream.position();
         let status = self.skip_newlines(cross)?;
         if let Status::Fault(fault) = status {
@@ -453,7 +489,7 @@ impl<R: Read + Seek> WarcReader<R> {
             return Ok(());
         }
         if self.stream.position() > before {
-            return Ok(());
+            return self.check_next_start(declared, body_start, body);
         }
         match self.stream.fill(false)? {
             Status::Data => {
@@ -466,6 +502,31 @@ impl<R: Read + Seek> WarcReader<R> {
             }
             Status::Eof | Status::MemberEnd => Ok(()),
         }
+    }
+
+    /// After a block and its newlines: what follows should be a record, or the end of the member
+    /// or file. If it is not, and a record starts inside the kept block of an uncompressed file,
+    /// the `Content-Length` ran over that record (bytes were lost before it): the block is not
+    /// this record's, and reading goes on from the block's start.
+    fn check_next_start(
+        &mut self,
+        declared: u64,
+        body_start: u64,
+        body: &Body,
+    ) -> Result<(), Problem> {
+        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        let Some(block) = body.bytes().filter(|_| !self.is_compressed()) else {
+            return Ok(());
+        };
+        match self.stream.peek(arc::MAX_LINE)? {
+            Status::Data if !is_record_start(format, self.stream.buffered()) => {}
+            _ => return Ok(()),
+        }
+        if find_record_start(format, block).is_none() {
+            return Ok(());
+        }
+        let reason = SkipReason::LengthMismatch { declared };
+        Err(Problem::Skip(reason, Resync::From(body_start)))
     }
 
     /// The record's locator, once its trailer has been read. In an uncompressed file the

@@ -337,7 +337,7 @@ fn check(
     failures.extend(
         skips
             .iter()
-            .filter_map(|skip| skip_fault(skip, damaged.len() as u64)),
+            .filter_map(|skip| skip_fault(skip, damaged.len() as u64, framing)),
     );
     let intact_keys = source
         .records
@@ -350,8 +350,15 @@ fn check(
     (failures, count, recovered, intact_keys)
 }
 
-/// Why a skip is wrong, if it is: it starts or (garbage) ends past the end of the file.
-fn skip_fault(skip: &Skip, file_len: u64) -> Option<String> {
+/// Why a skip is wrong, if it is: it starts or (garbage) ends past the end of the file, or in a
+/// whole-file archive it has no decompressed offset to reach the damage by.
+fn skip_fault(skip: &Skip, file_len: u64, framing: Framing) -> Option<String> {
+    let whole = matches!(framing, Framing::WholeGzip | Framing::WholeZstd);
+    // Garbage without a decompressed offset is bytes of the file, measured in the file.
+    let file_bytes = matches!(skip.reason, SkipReason::Garbage { .. });
+    if whole && !file_bytes && skip.stream_offset.is_none() {
+        return Some(format!("skip without a decompressed offset: {skip}"));
+    }
     let end = match skip.reason {
         // With a decompressed offset, a length counts decompressed bytes.
         SkipReason::Garbage { length } if skip.stream_offset.is_none() => skip.offset + length,
