@@ -302,36 +302,53 @@ fn check(
         }
         _ => None,
     };
+    let intact_range = |a: u64, b: u64| match prefix {
+        Some(prefix) => b <= prefix,
+        None => !damage.touches(a, b),
+    };
     let intact: Vec<bool> = framed
         .ranges
         .iter()
-        .map(|&(a, b)| match prefix {
-            Some(prefix) => b <= prefix,
-            None => !damage.touches(a, b),
-        })
+        .map(|&(a, b)| intact_range(a, b))
         .collect();
     let (records, skips) = read_all(damaged.to_vec(), ReaderConfig::default());
-    let by_key: BTreeMap<String, &Record> = records.iter().map(|r| (key(r), r)).collect();
     let mut failures = Vec::new();
     let mut recovered = 0;
     for ((name, block, _, _), &intact) in source.records.iter().zip(&intact) {
-        let read = by_key.get(name);
         if !intact {
             continue;
         }
-        match read {
-            Some(record) if record.body.bytes() == Some(&block[..]) => recovered += 1,
-            Some(_) => failures.push(format!("intact record {name} read with other bytes")),
-            None => failures.push(format!("intact record {name} not read")),
+        // Damage can give another record this one's key: any record read with it may be it.
+        let mut read = records.iter().filter(|r| key(r) == *name).peekable();
+        if read.peek().is_none() {
+            failures.push(format!("intact record {name} not read"));
+        } else if read.any(|r| r.body.bytes() == Some(&block[..])) {
+            recovered += 1;
+        } else {
+            failures.push(format!("intact record {name} read with other bytes"));
         }
     }
     for record in &records {
-        let own = source.records.iter().position(|r| r.0 == key(record));
-        if let Some(i) = own
-            && intact[i]
-            && record.body.bytes() != Some(&source.records[i].1[..])
-        {
-            failures.push(format!("record {} carries bytes not its own", key(record)));
+        let Some(at) = original_start(record, damage, prefix) else {
+            continue;
+        };
+        let own = framed
+            .ranges
+            .iter()
+            .position(|&(a, b)| a == at && intact_range(a, b));
+        let starts = framed.ranges.iter().any(|&(a, _)| a == at);
+        match own {
+            Some(i)
+                if key(record) != source.records[i].0
+                    || record.body.bytes() != Some(&source.records[i].1[..]) =>
+            {
+                failures.push(format!("record {} carries bytes not its own", key(record)));
+            }
+            None if !starts => failures.push(format!(
+                "record {} read in intact bytes where no record starts",
+                key(record)
+            )),
+            _ => {}
         }
     }
     failures.extend(
@@ -348,6 +365,26 @@ fn check(
         .collect();
     let count = intact.iter().filter(|i| **i).count();
     (failures, count, recovered, intact_keys)
+}
+
+/// Where a record read from a damaged file starts in the good framing (file offset, or for
+/// whole-file archives decompressed offset), when it lies wholly before or after the damage.
+fn original_start(record: &Record, damage: &Damage, prefix: Option<u64>) -> Option<u64> {
+    if let Some(prefix) = prefix {
+        return (record.stream_offset < prefix).then_some(record.stream_offset);
+    }
+    let (offset, end) = (
+        record.locator.offset,
+        record.locator.offset + record.locator.length,
+    );
+    let (start, inserted) = (damage.start as u64, damage.with.len() as u64);
+    if end <= start {
+        Some(offset)
+    } else if offset >= start + inserted {
+        Some(offset - inserted + (damage.end - damage.start) as u64)
+    } else {
+        None
+    }
 }
 
 /// Why a skip is wrong, if it is: it starts or (garbage) ends past the end of the file, or in a
