@@ -5,7 +5,7 @@ counts how many of each mutant's intact records they read, for scripts/damage-ca
 
 A record counts as read when a reader yields a record with its WARC-Record-ID before any error
 stops it (a reader that raises keeps what it yielded before). ARC mutants are left out (warcio
-gives ARC records new ids), and so are zstd ones for FastWARC. Prints one JSON object per reader
+gives ARC records new ids), and so are zstd ones (neither reader reads them here). Prints one JSON object per reader
 and framing: mutants, intact records, records read.
 """
 
@@ -31,20 +31,13 @@ def warcio_keys(path):
 
 def fastwarc_keys(path):
     from fastwarc.warc import ArchiveIterator
-    from fastwarc.stream_io import FileStream, GZipStream
 
     keys = set()
     try:
-        raw = FileStream(path, "rb")
-        with open(path, "rb") as head:
-            magic = head.read(4)
-        if magic[:2] == b"\x1f\x8b":
-            raw = GZipStream(raw)
-        elif magic == b"\x28\xb5\x2f\xfd":
-            return None
-        for record in ArchiveIterator(raw, parse_http=False):
-            keys.add(key(record.headers.get))
-            record.reader.read()
+        with open(path, "rb") as stream:
+            for record in ArchiveIterator(stream, parse_http=False):
+                keys.add(key(record.headers.get))
+                record.reader.read()
     except Exception:  # noqa: BLE001
         pass
     return keys
@@ -67,9 +60,10 @@ def main():
                 continue
             path = os.path.join(args.dump, mutant["file"])
             for reader, read in (("warcio", warcio_keys), ("fastwarc", fastwarc_keys)):
-                keys = read(path)
-                if keys is None:
+                # Neither reads zstd WARC files (FastWARC only in some builds): not compared.
+                if mutant["framing"] == "WholeZstd":
                     continue
+                keys = read(path)
                 entry = tally[(reader, mutant["framing"])]
                 entry[0] += 1
                 entry[1] += len(mutant["intact"])
