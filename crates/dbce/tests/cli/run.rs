@@ -148,7 +148,10 @@ fn pages_of_arc_and_whole_file_gzip_archives_are_read_back() {
     assert_eq!(annotate["skipped"]["duplicate-record"], 2);
     assert_eq!(annotate["skipped"].as_object().unwrap().len(), 1);
     assert_eq!(report["stages"]["4-finish"]["output"], 8);
-    assert_eq!(report["stages"]["1-read"]["warnings"]["warc:short-block"], 1);
+    assert_eq!(
+        report["stages"]["1-read"]["warnings"]["warc:short-block"],
+        1
+    );
 }
 
 #[test]
