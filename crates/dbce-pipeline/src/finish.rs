@@ -300,6 +300,10 @@ pub struct StageCounts {
     pub output: u64,
     /// What it skipped, by reason.
     pub skipped: BTreeMap<String, u64>,
+    /// Items taken in despite something irregular, by warning; outside the balance (for
+    /// `read`: records read as warcio reads them, e.g. `warc:short-block`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub warnings: BTreeMap<String, u64>,
 }
 
 /// `report.json`: every stage's counts, where `input = output + Σ skipped` always holds.
@@ -424,6 +428,7 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
                 input: total.input,
                 output: total.emitted,
                 skipped: total.skipped.clone(),
+                warnings: total.warnings.clone(),
             },
         );
     }
