@@ -13,7 +13,7 @@ mod insensitive;
 mod reference;
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash};
+use std::hash::Hash;
 use std::ops::Range;
 
 use crate::{Error, Side};
@@ -21,9 +21,10 @@ use crate::{Error, Side};
 pub use blocks::{Opcode, Tag};
 pub use insensitive::matched_ranges;
 
-/// A fixed-key hasher: the element map is looked up, never iterated, but a fixed hasher keeps
-/// run times reproducible too.
-type FixedState = BuildHasherDefault<DefaultHasher>;
+/// A fast hasher with a fixed seed: the element map is looked up, never iterated, but a fixed
+/// seed keeps run times reproducible too. (The `SipHash` of `DefaultHasher` took about half of
+/// the matcher's time on two 2,000-word pages.)
+type FixedState = foldhash::fast::FixedState;
 
 /// The element id of a position of `a` whose element is not in the index.
 const NOT_IN_A: u32 = u32::MAX;
