@@ -45,6 +45,32 @@ pub struct Match {
     pub size: usize,
 }
 
+/// A maximal run of indexed pairs, `a[a + t] == b[b + t]` for `t < size`, kept in 12 bytes:
+/// a pair of large pages can have a million of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Run {
+    a: u32,
+    b: u32,
+    size: u32,
+}
+
+impl Run {
+    /// The run as a block.
+    fn block(self) -> Match {
+        Match {
+            a: self.a as usize,
+            b: self.b as usize,
+            size: self.size as usize,
+        }
+    }
+}
+
+/// An index of `a` or `b` as stored in a [`Run`]; [`SequenceMatcher::new`] checked that both
+/// sequences are short enough.
+fn narrow(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
 /// Python's `difflib.SequenceMatcher(None, a, b, autojunk)` over two key slices.
 ///
 /// Elements compare with `Eq` and are indexed with `Hash`; `html_annotate` uses the word text
@@ -92,18 +118,19 @@ impl<'s, K: Eq + Hash> SequenceMatcher<'s, K> {
     ///
     /// # Panics
     ///
-    /// If `b` holds `u32::MAX - 1` distinct elements or more.
+    /// If `a` or `b` holds `u32::MAX - 1` elements or more.
     #[must_use]
     pub fn new(a: &'s [K], b: &'s [K], autojunk: bool) -> Self {
+        assert!(
+            a.len() < POPULAR_IN_B as usize && b.len() < POPULAR_IN_B as usize,
+            "sequences of fewer than u32::MAX - 1 elements"
+        );
         // Ids in order of first occurrence in `b`: no hash order is ever observed.
         let mut ids: HashMap<&K, u32, FixedState> = HashMap::default();
         let mut counts: Vec<usize> = Vec::new();
         let mut b_ids = Vec::with_capacity(b.len());
         for elt in b {
-            let next = u32::try_from(counts.len())
-                .ok()
-                .filter(|&id| id < POPULAR_IN_B)
-                .expect("fewer than u32::MAX - 1 distinct elements");
+            let next = narrow(counts.len());
             let id = *ids.entry(elt).or_insert(next);
             if id == next {
                 counts.push(0);
@@ -199,7 +226,7 @@ impl<'s, K: Eq + Hash> SequenceMatcher<'s, K> {
 
     /// The maximal runs of indexed pairs along diagonals within the ranges, in order of their
     /// start in `a`, then in `b`.
-    pub(super) fn runs(&self, a: Range<usize>, b: Range<usize>) -> Vec<Match> {
+    pub(super) fn runs(&self, a: Range<usize>, b: Range<usize>) -> Vec<Run> {
         let mut runs = Vec::new();
         for i in a.clone() {
             let id = self.a_ids[i];
@@ -220,7 +247,11 @@ impl<'s, K: Eq + Hash> SequenceMatcher<'s, K> {
                 {
                     size += 1;
                 }
-                runs.push(Match { a: i, b: j, size });
+                runs.push(Run {
+                    a: narrow(i),
+                    b: narrow(j),
+                    size: narrow(size),
+                });
             }
         }
         runs
@@ -250,24 +281,30 @@ impl<'s, K: Eq + Hash> SequenceMatcher<'s, K> {
 /// ranges): the longest, and among the longest the earliest in `a`, then in `b` (Python keeps
 /// the first cell reaching the greatest length, `k > bestsize`); size 0 at the ranges' start
 /// when there is none.
-pub(super) fn longest_run(runs: &[Match], a: &Range<usize>, b: &Range<usize>) -> Match {
-    let mut best = Match {
-        a: a.start,
-        b: b.start,
-        size: 0,
-    };
-    for run in runs {
-        if run.size > best.size || (run.size == best.size && (run.a, run.b) < (best.a, best.b)) {
-            best = *run;
+pub(super) fn longest_run(runs: &[Run], a: &Range<usize>, b: &Range<usize>) -> Match {
+    let mut best: Option<Run> = None;
+    for &run in runs {
+        if best.is_none_or(|best| {
+            run.size > best.size || (run.size == best.size && (run.a, run.b) < (best.a, best.b))
+        }) {
+            best = Some(run);
         }
     }
-    best
+    best.map_or(
+        Match {
+            a: a.start,
+            b: b.start,
+            size: 0,
+        },
+        Run::block,
+    )
 }
 
 /// The parts of `runs` within the ranges: each run cut to them, those left empty dropped. The
 /// maximal runs of a sub-rectangle are exactly these.
-pub(super) fn cut_runs(runs: &[Match], a: &Range<usize>, b: &Range<usize>) -> Vec<Match> {
+pub(super) fn cut_runs(runs: &[Run], a: &Range<usize>, b: &Range<usize>) -> Vec<Run> {
     runs.iter()
+        .map(|run| run.block())
         .filter(|run| run.a < a.end && run.b < b.end)
         .filter_map(|run| {
             let skip = a
@@ -275,10 +312,10 @@ pub(super) fn cut_runs(runs: &[Match], a: &Range<usize>, b: &Range<usize>) -> Ve
                 .saturating_sub(run.a)
                 .max(b.start.saturating_sub(run.b));
             let end = run.size.min(a.end - run.a).min(b.end - run.b);
-            (end > skip).then(|| Match {
-                a: run.a + skip,
-                b: run.b + skip,
-                size: end - skip,
+            (end > skip).then(|| Run {
+                a: narrow(run.a + skip),
+                b: narrow(run.b + skip),
+                size: narrow(end - skip),
             })
         })
         .collect()
