@@ -4,7 +4,7 @@
 use std::hash::Hash;
 use std::ops::Range;
 
-use super::{Match, SequenceMatcher, cut_runs, longest_run};
+use super::{Match, Rows, SequenceMatcher, cut_runs, longest_run};
 
 /// What an [`Opcode`] does, Python's opcode tag strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,13 +49,29 @@ impl<K: Eq + Hash> SequenceMatcher<'_, K> {
     /// `Match { a: len(a), b: len(b), size: 0 }`.
     #[must_use]
     pub fn get_matching_blocks(&self) -> Vec<Match> {
+        self.matching_blocks(self.runs_fit())
+    }
+
+    /// [`get_matching_blocks`](Self::get_matching_blocks) with runs (`with_runs`) or with
+    /// Python's row programme for every searched range.
+    pub(super) fn matching_blocks(&self, with_runs: bool) -> Vec<Match> {
         let (la, lb) = (self.a.len(), self.b.len());
+        let mut rows = (!with_runs).then(|| Rows::new(lb));
+        let runs = if with_runs {
+            self.runs(0..la, 0..lb)
+        } else {
+            Vec::new()
+        };
         // Python keeps a list and pops from its end: a stack, right half searched first. Each
-        // range carries the runs within it (see `SequenceMatcher`).
-        let mut queue = vec![(0..la, 0..lb, self.runs(0..la, 0..lb))];
+        // range carries the runs within it (see `SequenceMatcher`), none without runs.
+        let mut queue = vec![(0..la, 0..lb, runs)];
         let mut found = Vec::new();
         while let Some((a, b, runs)) = queue.pop() {
-            let x = self.extend(longest_run(&runs, &a, &b), a.clone(), b.clone());
+            let best = match &mut rows {
+                Some(rows) => rows.longest_indexed(self, a.clone(), b.clone()),
+                None => longest_run(&runs, &a, &b),
+            };
+            let x = self.extend(best, a.clone(), b.clone());
             if x.size == 0 {
                 continue;
             }

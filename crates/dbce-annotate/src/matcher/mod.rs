@@ -32,6 +32,11 @@ const NOT_IN_A: u32 = u32::MAX;
 /// Differs from [`NOT_IN_A`], so that two positions match exactly when their ids are equal.
 const POPULAR_IN_B: u32 = u32::MAX - 1;
 
+/// Runs are kept while the indexed pairs number at most this many per element of both
+/// sequences; denser pairs of sequences (a long table of a few numbers each under the
+/// popularity limit) are searched with Python's row programme, whose memory is one row of `b`.
+const MAX_PAIRS_PER_ELEMENT: usize = 16;
+
 /// A matching block, Python's `Match(a, b, size)`: `a[a..a + size] == b[b..b + size]`.
 ///
 /// Blocks order like Python's tuples: by `a`, then `b`, then `size`.
@@ -209,8 +214,24 @@ impl<'s, K: Eq + Hash> SequenceMatcher<'s, K> {
     pub fn find_longest_match(&self, a: Range<usize>, b: Range<usize>) -> Result<Match, Error> {
         check_range(Side::A, &a, self.a.len())?;
         check_range(Side::B, &b, self.b.len())?;
-        let runs = self.runs(a.clone(), b.clone());
-        Ok(self.extend(longest_run(&runs, &a, &b), a, b))
+        let best = Rows::new(self.b.len()).longest_indexed(self, a.clone(), b.clone());
+        Ok(self.extend(best, a, b))
+    }
+
+    /// Whether [`get_matching_blocks`](Self::get_matching_blocks) keeps runs: the indexed
+    /// pairs are few enough (see [`MAX_PAIRS_PER_ELEMENT`]).
+    pub(super) fn runs_fit(&self) -> bool {
+        let limit = MAX_PAIRS_PER_ELEMENT * (self.a.len() + self.b.len());
+        let mut pairs = 0;
+        for &id in &self.a_ids {
+            if id != NOT_IN_A {
+                pairs += self.indices(id).len();
+                if pairs > limit {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The indices in `b` of the element with id `id`, ascending.
@@ -321,6 +342,79 @@ pub(super) fn cut_runs(runs: &[Run], a: &Range<usize>, b: &Range<usize>) -> Vec<
         .collect()
 }
 
+/// Python's `j2len` / `newj2len` dictionaries as two dense rows indexed by `j + 1`, with the
+/// indices each row set, so that clearing a row costs what filling it did.
+pub(super) struct Rows {
+    prev: Vec<usize>,
+    prev_set: Vec<usize>,
+    cur: Vec<usize>,
+    cur_set: Vec<usize>,
+}
+
+impl Rows {
+    /// Rows for a `b` of `len_b` elements.
+    pub(super) fn new(len_b: usize) -> Self {
+        Self {
+            prev: vec![0; len_b + 1],
+            prev_set: Vec::new(),
+            cur: vec![0; len_b + 1],
+            cur_set: Vec::new(),
+        }
+    }
+
+    /// The `for i in range(alo, ahi)` loop of `find_longest_match`: the longest block whose
+    /// elements all start in the index, first found wins (`k > bestsize`).
+    pub(super) fn longest_indexed<K: Eq + Hash>(
+        &mut self,
+        m: &SequenceMatcher<'_, K>,
+        a: Range<usize>,
+        b: Range<usize>,
+    ) -> Match {
+        let mut best = Match {
+            a: a.start,
+            b: b.start,
+            size: 0,
+        };
+        for i in a {
+            let id = m.a_ids[i];
+            let js = if id == NOT_IN_A {
+                &[][..]
+            } else {
+                m.indices(id)
+            };
+            let from = js.partition_point(|&j| j < b.start);
+            for &j in &js[from..] {
+                if j >= b.end {
+                    break;
+                }
+                let k = self.prev[j] + 1;
+                self.cur[j + 1] = k;
+                self.cur_set.push(j + 1);
+                if k > best.size {
+                    best = Match {
+                        a: i + 1 - k,
+                        b: j + 1 - k,
+                        size: k,
+                    };
+                }
+            }
+            self.next_row();
+        }
+        self.next_row();
+        best
+    }
+
+    /// `j2len = newj2len`: clears the old row and makes the new row the old one.
+    fn next_row(&mut self) {
+        for &j in &self.prev_set {
+            self.prev[j] = 0;
+        }
+        self.prev_set.clear();
+        std::mem::swap(&mut self.prev, &mut self.cur);
+        std::mem::swap(&mut self.prev_set, &mut self.cur_set);
+    }
+}
+
 /// Rejects a reversed range or one past `len`.
 fn check_range(side: Side, range: &Range<usize>, len: usize) -> Result<(), Error> {
     if range.start <= range.end && range.end <= len {
@@ -413,6 +507,24 @@ mod tests {
         assert_eq!(indexed(&m, &b, &2), Some(3));
         let m = SequenceMatcher::new(&[], &b, false);
         assert_eq!(indexed(&m, &b, &1), Some(4));
+    }
+
+    #[test]
+    fn dense_pairs_of_sequences_are_searched_without_runs() {
+        // Every element of `a` equals a quarter of `b`: 75 pairs per element of `a`.
+        let dense: Vec<u8> = (0..300).map(|i| (i % 4) as u8).collect();
+        let m = SequenceMatcher::new(&dense, &dense, false);
+        assert!(!m.runs_fit());
+        assert_eq!(
+            m.get_matching_blocks()[0],
+            Match {
+                a: 0,
+                b: 0,
+                size: 300
+            }
+        );
+        let sparse: Vec<u16> = (0..300).collect();
+        assert!(SequenceMatcher::new(&sparse, &sparse, false).runs_fit());
     }
 
     #[test]

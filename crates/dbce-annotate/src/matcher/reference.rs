@@ -10,7 +10,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use super::blocks::collapse_adjacent;
-use super::{Match, SequenceMatcher};
+use super::{Match, SequenceMatcher, longest_run};
 
 /// Python's `b2j` after `__chain_b`, popular elements removed when `autojunk`.
 fn chain_b<K: Eq + Hash>(b: &[K], autojunk: bool) -> HashMap<&K, Vec<usize>> {
@@ -134,9 +134,13 @@ proptest! {
         (a, b) in sequences(),
         autojunk in any::<bool>(),
     ) {
-        let mut blocks = SequenceMatcher::new(&a, &b, autojunk).get_matching_blocks();
-        blocks.pop();
-        prop_assert_eq!(blocks, matching_blocks(&a, &b, autojunk));
+        let m = SequenceMatcher::new(&a, &b, autojunk);
+        let want = matching_blocks(&a, &b, autojunk);
+        for with_runs in [true, false] {
+            let mut blocks = m.matching_blocks(with_runs);
+            blocks.pop();
+            prop_assert_eq!(&blocks, &want, "with runs: {}", with_runs);
+        }
     }
 
     #[test]
@@ -151,10 +155,9 @@ proptest! {
         };
         let (ar, br) = (cut(&bounds[0], &bounds[1], a.len()), cut(&bounds[2], &bounds[3], b.len()));
         let m = SequenceMatcher::new(&a, &b, autojunk);
-        let b2j = chain_b(&b, autojunk);
-        prop_assert_eq!(
-            m.find_longest_match(ar.clone(), br.clone()),
-            Ok(find_longest_match(&a, &b, &b2j, ar, br))
-        );
+        let want = find_longest_match(&a, &b, &chain_b(&b, autojunk), ar.clone(), br.clone());
+        prop_assert_eq!(m.find_longest_match(ar.clone(), br.clone()), Ok(want));
+        let runs = m.runs(ar.clone(), br.clone());
+        prop_assert_eq!(m.extend(longest_run(&runs, &ar, &br), ar, br), want);
     }
 }
