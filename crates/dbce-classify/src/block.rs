@@ -3,7 +3,7 @@
 
 use dbce_dom::{Document, NodeId, NodeKind, NodeRef};
 
-use crate::tags::{Gap, TagClass, tag_class};
+use crate::tags::{Gap, InlineTags, TagClass, tag_class};
 use crate::wrap::{Wrap, wrap_words};
 
 /// Position of a [`TextBlock`] among the blocks of its page, counted from 0 in document order.
@@ -20,21 +20,6 @@ impl BlockOffset {
     pub const fn get(self) -> u32 {
         self.0
     }
-}
-
-/// Which tags split text into blocks; see [`crate::tags`] for the lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum InlineTags {
-    /// Boilerpipe's `DefaultTagActionMap`: only `a`, `b`, `i`, `u`, `em`, `strong`, `span`,
-    /// `font`, `strike`, `sup`, `sub`, `code`, `tt`, `var`, `abbr` and `acronym` keep a block
-    /// together; every other tag (`br`, `img`, `small`, `cite`, …) ends it. The default: the
-    /// paper's, and on the development sets within 0.003 F1 of [`InlineTags::Phrasing`] for
-    /// every method, mostly ahead (`docs/single-page.md`).
-    #[default]
-    Boilerpipe,
-    /// Boilerpipe's list plus the other phrasing elements a browser renders inline (`small`,
-    /// `cite`, `q`, `time`, `mark`, `img`, …), so that blocks follow the rendered lines.
-    Phrasing,
 }
 
 /// How [`text_blocks_with`] segments a page.

@@ -185,6 +185,9 @@ pub enum ModelError {
     /// Training refused its input.
     #[error("cannot train a block model: {0}")]
     Training(#[from] ForestError),
+    /// The model cannot be serialised.
+    #[error("cannot encode the block model: {0}")]
+    Encode(String),
 }
 
 /// A random forest over [`block_rows`], stored with the hash of its feature layout.
@@ -195,6 +198,9 @@ pub struct BlockModel {
 }
 
 impl BlockModel {
+    /// The bytes of the model built into this crate.
+    pub const BUILT_IN_BYTES: &'static [u8] = BUILT_IN;
+
     /// Trains a model on `rows` ([`block_rows`] of many pages) and one label per row.
     ///
     /// # Errors
@@ -238,8 +244,11 @@ impl BlockModel {
     }
 
     /// The model as bytes.
-    pub fn encode(&self) -> Vec<u8> {
-        postcard::to_allocvec(self).unwrap_or_default()
+    ///
+    /// # Errors
+    /// [`ModelError::Encode`] when it cannot be serialised.
+    pub fn encode(&self) -> Result<Vec<u8>, ModelError> {
+        postcard::to_allocvec(self).map_err(|e| ModelError::Encode(e.to_string()))
     }
 
     /// The forest.
@@ -297,7 +306,10 @@ mod tests {
     fn the_built_in_model_reads_the_rows_this_build_makes() {
         let model = BlockModel::built_in().unwrap();
         assert_eq!(model.forest().n_features(), block_width());
-        assert_eq!(&BlockModel::decode(&model.encode()).unwrap(), model);
+        assert_eq!(
+            &BlockModel::decode(&model.encode().unwrap()).unwrap(),
+            model
+        );
         let (doc, blocks) = page();
         let content = LearnedBlocks::default().classify(&doc, &blocks);
         assert_eq!(content.len(), blocks.len());
@@ -315,10 +327,10 @@ mod tests {
             ..ForestParams::default()
         };
         let mut model = BlockModel::fit(&rows, &labels, &params).unwrap();
-        assert_eq!(BlockModel::decode(&model.encode()).unwrap(), model);
+        assert_eq!(BlockModel::decode(&model.encode().unwrap()).unwrap(), model);
         model.layout ^= 1;
         assert!(matches!(
-            BlockModel::decode(&model.encode()),
+            BlockModel::decode(&model.encode().unwrap()),
             Err(ModelError::StaleLayout { .. })
         ));
         assert_eq!(BlockModel::decode(b"junk"), Err(ModelError::NotAModel));

@@ -70,7 +70,7 @@ pub mod tags;
 mod wrap;
 
 pub use article::Article;
-pub use block::{BlockConfig, BlockOffset, InlineTags, TextBlock, text_blocks, text_blocks_with};
+pub use block::{BlockConfig, BlockOffset, TextBlock, text_blocks, text_blocks_with};
 pub use features::{
     FEATURE_NAMES, UnitFeatures, class_hash, features, push_features, tag_name_id,
     window_feature_names, window_features,
@@ -84,3 +84,4 @@ pub use method::{
 pub use page_type::{PageType, PageTypeGuess, PageTypeModel};
 pub use readability::{Readability, ReadabilityBlock};
 pub use tags::Gap;
+pub use tags::InlineTags;

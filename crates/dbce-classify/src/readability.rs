@@ -33,6 +33,7 @@
 mod clean;
 mod page;
 mod segments;
+mod stats;
 mod tree;
 
 use dbce_dom::{Document, NodeKind};

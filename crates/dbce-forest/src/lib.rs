@@ -9,6 +9,8 @@
 //!   [`RandomForest::predict`] per row; it serialises with serde;
 //! - [`NearestNeighbours`], k nearest neighbours by Euclidean distance, and
 //!   [`remove_conflicting`], the thesis's rule that drops vectors seen with both labels;
+//! - [`FeatureSchema`], the names of the features a stored model reads, checked on load
+//!   ([`SchemaMismatch`]);
 //! - [`ForestError`], why training refused its input.
 //!
 //! Each tree is a CART tree grown on a bootstrap sample with Gini impurity and a random subset
@@ -44,9 +46,11 @@
 
 mod bins;
 mod knn;
+mod schema;
 mod tree;
 
 pub use knn::{NearestNeighbours, remove_conflicting};
+pub use schema::{FeatureSchema, SchemaMismatch};
 
 use serde::{Deserialize, Serialize};
 

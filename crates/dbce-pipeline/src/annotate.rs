@@ -27,18 +27,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::pages_path;
-use crate::features::{MODEL_WIDTH, RunFeatures, model_row, run_unit};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, BUCKETS, LshBucket};
-use crate::judge::{Judge, PageEvidence, Route, fallback_order};
 use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
-use crate::reclassify::{PageRuns, reclassify};
 use crate::shard::{PartitionStart, start_partition};
-use crate::single::{BlockVerdicts, single_page_runs};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, StageError, StageReport};
 use dbce_forest::RandomForest;
+use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
+use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};
+use dbce_learn::reclassify::{PageRuns, reclassify};
+use dbce_learn::single::{BlockVerdicts, single_page_runs};
+use dbce_learn::windows::run_unit;
 
 /// The stage's name and directory.
 pub const STAGE: &str = "annotate";
@@ -197,7 +198,7 @@ pub fn run_annotate(
         ArtifactReader::<LshBucket>::open(&bucket_path, BUCKETS)?.collect::<Result<Vec<_>, _>>()?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
-        .then(|| crate::model::load(config.annotate.model.as_deref()))
+        .then(|| dbce_learn::model::load(config.annotate.model.as_deref()))
         .transpose()?;
     // Training a judge reads what the routes say before any judge chooses among them.
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)

@@ -13,12 +13,14 @@
 //! or truncated copy from a good one.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufReader, Read};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+use crate::atomic::{AtomicFile, WriteError};
 
 const MAGIC: &[u8; 4] = b"DBCE";
 const END: u32 = u32::MAX;
@@ -81,6 +83,13 @@ pub enum ArtifactError {
     },
 }
 
+fn written(e: WriteError) -> ArtifactError {
+    ArtifactError::Io {
+        path: e.path,
+        source: e.source,
+    }
+}
+
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ArtifactError + '_ {
     move |source| ArtifactError::Io {
         path: path.to_owned(),
@@ -105,8 +114,7 @@ impl ArtifactKind {
 /// Writes items of type `T` to a temporary file that becomes `path` on [`ArtifactWriter::finish`].
 pub struct ArtifactWriter<T> {
     path: PathBuf,
-    temporary: PathBuf,
-    out: BufWriter<File>,
+    out: AtomicFile,
     crc: crc32fast::Hasher,
     count: u64,
     buffer: Vec<u8>,
@@ -119,15 +127,9 @@ impl<T: Serialize> ArtifactWriter<T> {
     /// # Errors
     /// Fails when the temporary file cannot be created.
     pub fn create(path: &Path, kind: ArtifactKind) -> Result<Self, ArtifactError> {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io_error(parent))?;
-        }
-        let temporary = crate::work::temporary_path(path);
-        let file = File::create(&temporary).map_err(io_error(&temporary))?;
         let mut writer = Self {
             path: path.to_owned(),
-            temporary,
-            out: BufWriter::with_capacity(1 << 20, file),
+            out: AtomicFile::create(path, 1 << 20).map_err(written)?,
             crc: crc32fast::Hasher::new(),
             count: 0,
             buffer: Vec::new(),
@@ -139,7 +141,7 @@ impl<T: Serialize> ArtifactWriter<T> {
 
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), ArtifactError> {
         self.crc.update(bytes);
-        self.out.write_all(bytes).map_err(io_error(&self.temporary))
+        self.out.write_all(bytes).map_err(written)
     }
 
     /// Appends one item.
@@ -176,16 +178,8 @@ impl<T: Serialize> ArtifactWriter<T> {
         self.write_bytes(&END.to_le_bytes())?;
         self.write_bytes(&count.to_le_bytes())?;
         let crc = self.crc.clone().finalize();
-        let temporary = self.temporary.clone();
-        self.out
-            .write_all(&crc.to_le_bytes())
-            .map_err(io_error(&temporary))?;
-        let file = self
-            .out
-            .into_inner()
-            .map_err(|e| io_error(&temporary)(e.into_error()))?;
-        file.sync_all().map_err(io_error(&temporary))?;
-        std::fs::rename(&temporary, &self.path).map_err(io_error(&self.path))?;
+        self.out.write_all(&crc.to_le_bytes()).map_err(written)?;
+        self.out.finish(true).map_err(written)?;
         Ok(count)
     }
 }

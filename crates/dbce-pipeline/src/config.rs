@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use dbce_classify::{LearnedBlocks, Readability, SinglePageMethod};
 use dbce_dom::SanitizeConfig;
+pub use dbce_learn::ClassifyMethod;
 use dbce_minhash::{LshParams, MinhashConfig};
 use serde::{Deserialize, Serialize};
 use sha1::{Digest as _, Sha1};
@@ -23,94 +24,6 @@ pub struct Config {
     pub lsh: LshConfig,
     /// Crosses, diffs and classification.
     pub annotate: AnnotateConfig,
-}
-
-/// How runs are classified after the diff (thesis test cases and the joint variant).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ClassifyMethod {
-    /// T001: the bit patterns, then the thesis's parent propagation (§2.3.5): an `invalid`
-    /// run takes the class its decided neighbours lift to its nearest ancestor, and is left out
-    /// of the text when none does.
-    T001,
-    /// T002: the bit patterns, `invalid` runs are boilerplate.
-    T002,
-    /// T003: the bit patterns, then k nearest neighbours (k = 5), trained per site on the runs
-    /// they decided, classify the `invalid` runs from each run's vector with its previous and
-    /// next run in its layer group.
-    T003,
-    /// T004: as T003, with the window widened to the parent's neighbourhood (2 layers).
-    T004,
-    /// T005: as T003, with a 3-layer window (parent's and grandparent's neighbourhoods).
-    T005,
-    /// T006: as T005 with a random forest instead of nearest neighbours (the thesis's best).
-    T006,
-    /// The bit patterns label the training runs; a random forest per site, trained on the other
-    /// half of the site's pages, classifies every run, and may overturn the patterns.
-    Joint,
-    /// Every page by the single-page classifier (`annotate.single-page`), ignoring the cross.
-    Single,
-    /// A random forest trained offline on ground truth (`dbce train`) classifies every run of a
-    /// cross page from its shallow features, its occurrence bits, its pattern class and the
-    /// partners' similarity: the model in `annotate.model`, or the one built into dbce.
-    Model,
-    /// The diff decides, and a page-level judge trained on ground truth (`dbce train --judge`)
-    /// weighs it against the single-page classifier: per cross page it takes the runs the
-    /// patterns keep (after T001's parent propagation), those both keep, or the single-page
-    /// verdict (`crate::judge`). A page
-    /// whose route yields no text takes the next route that yields some.
-    #[default]
-    Evidence,
-}
-
-impl ClassifyMethod {
-    /// Every method, for evaluation.
-    pub const ALL: [ClassifyMethod; 10] = [
-        Self::T001,
-        Self::T002,
-        Self::T003,
-        Self::T004,
-        Self::T005,
-        Self::T006,
-        Self::Joint,
-        Self::Single,
-        Self::Model,
-        Self::Evidence,
-    ];
-
-    /// The method's name in configuration files and reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::T001 => "t001",
-            Self::T002 => "t002",
-            Self::T003 => "t003",
-            Self::T004 => "t004",
-            Self::T005 => "t005",
-            Self::T006 => "t006",
-            Self::Joint => "joint",
-            Self::Single => "single",
-            Self::Model => "model",
-            Self::Evidence => "evidence",
-        }
-    }
-
-    /// Layers of the neighbourhood window the method's classifier reads (thesis §4.2), 0 for
-    /// methods that read none.
-    pub(crate) fn window_layers(self) -> usize {
-        match self {
-            Self::T003 => 1,
-            Self::T004 => 2,
-            Self::T005 | Self::T006 => 3,
-            Self::T001 | Self::T002 | Self::Joint | Self::Single | Self::Model | Self::Evidence => {
-                0
-            }
-        }
-    }
-
-    /// Whether the method learns from a whole site's pages before it classifies any.
-    pub(crate) fn learns_per_site(self) -> bool {
-        self.window_layers() > 0 || self == Self::Joint
-    }
 }
 
 /// How pages are annotated and classified.
@@ -313,12 +226,27 @@ impl Config {
         Ok(LshParams::optimal(threshold, self.minhash.num_perm)?)
     }
 
-    /// A short hash of the settings, recorded in every manifest: a stage refuses input made
-    /// with another fingerprint.
+    /// A short hash of what decides the output, recorded in every manifest: the settings, the
+    /// dbce version, the models built into it and the contents of the model files the settings
+    /// name. A stage refuses input made with another fingerprint, so a rerun after a retrain
+    /// or an upgrade never mixes old and new annotations.
     pub fn fingerprint(&self) -> String {
+        let mut hasher = Sha1::new();
         // Serialising a plain struct of numbers, strings and a BTreeMap cannot fail.
-        let json = serde_json::to_vec(self).unwrap_or_default();
-        let digest = Sha1::digest(&json);
+        hasher.update(serde_json::to_vec(self).unwrap_or_default());
+        hasher.update(env!("CARGO_PKG_VERSION"));
+        hasher.update(dbce_learn::built_in_models_digest());
+        for path in [&self.annotate.model, &self.annotate.judge]
+            .into_iter()
+            .flatten()
+        {
+            // A file that cannot be read fails the stage that loads it, with its path.
+            match std::fs::read(path) {
+                Ok(bytes) => hasher.update(Sha1::digest(&bytes)),
+                Err(e) => hasher.update(e.to_string()),
+            }
+        }
+        let digest = hasher.finalize();
         digest[..8].iter().map(|b| format!("{b:02x}")).collect()
     }
 }
@@ -335,6 +263,20 @@ mod tests {
         assert_ne!(base.fingerprint(), other.fingerprint());
         assert_eq!(base.fingerprint(), Config::default().fingerprint());
         assert_eq!(base.fingerprint().len(), 16);
+    }
+
+    #[test]
+    fn fingerprint_follows_the_contents_of_model_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("judge.bin");
+        std::fs::write(&path, b"first").unwrap();
+        let mut config = Config::default();
+        config.annotate.judge = Some(path.clone());
+        let first = config.fingerprint();
+        assert_eq!(first, config.fingerprint());
+        std::fs::write(&path, b"retrained").unwrap();
+        assert_ne!(first, config.fingerprint());
+        assert_ne!(first, Config::default().fingerprint());
     }
 
     #[test]

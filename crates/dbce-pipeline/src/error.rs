@@ -65,13 +65,8 @@ pub enum StageError {
     #[error(transparent)]
     Index(#[from] dbce_index::IndexError),
     /// A trained model (the run model of `model`, the judge of `evidence`) cannot be used.
-    #[error("model {path}: {reason}")]
-    Model {
-        /// Where it was read from.
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
+    #[error(transparent)]
+    Model(#[from] dbce_learn::model::LoadError),
     /// More than 2³² input files.
     #[error("too many input files (at most 4294967295)")]
     TooManyInputs,

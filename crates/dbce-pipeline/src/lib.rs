@@ -20,24 +20,19 @@
 
 pub mod annotate;
 pub mod artifact;
+pub mod atomic;
 pub mod bands;
 mod config;
 mod error;
-mod features;
 pub mod fetch;
 pub mod finish;
 pub mod group;
 pub mod html;
-pub mod judge;
-pub mod model;
 pub mod page;
 pub mod read;
-mod reclassify;
 mod report;
 mod shard;
-mod single;
 pub mod skips;
-mod windows;
 pub mod work;
 
 pub use bands::BucketKey;

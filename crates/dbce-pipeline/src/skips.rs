@@ -1,12 +1,12 @@
 //! The skip log: one JSON line per archive entry that did not become a page, with its reason.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use dbce_warc::{Record, Skip};
 use serde::Serialize;
 
 use crate::StageError;
+use crate::atomic::{AtomicFile, WriteError};
 use crate::page::{FileId, Source};
 
 /// One skipped entry.
@@ -47,9 +47,7 @@ impl SkipLine {
 
 /// Writes skip lines to a temporary file renamed into place when finished.
 pub struct SkipLog {
-    path: PathBuf,
-    temporary: PathBuf,
-    out: std::io::BufWriter<std::fs::File>,
+    out: AtomicFile,
 }
 
 impl SkipLog {
@@ -58,19 +56,8 @@ impl SkipLog {
     /// # Errors
     /// Fails when the file cannot be created.
     pub fn create(path: &Path) -> Result<Self, StageError> {
-        let output = |source| StageError::Output {
-            path: path.to_owned(),
-            source,
-        };
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(output)?;
-        }
-        let temporary = crate::work::temporary_path(path);
-        let file = std::fs::File::create(&temporary).map_err(output)?;
         Ok(Self {
-            path: path.to_owned(),
-            temporary,
-            out: std::io::BufWriter::new(file),
+            out: AtomicFile::create(path, 1 << 16).map_err(output)?,
         })
     }
 
@@ -79,24 +66,26 @@ impl SkipLog {
     /// # Errors
     /// Fails when writing fails.
     pub fn push(&mut self, line: &SkipLine) -> Result<(), StageError> {
-        let output = |source| StageError::Output {
-            path: self.temporary.clone(),
-            source,
-        };
-        serde_json::to_writer(&mut self.out, line).map_err(|e| output(e.into()))?;
-        self.out.write_all(b"\n").map_err(output)
+        let mut json = serde_json::to_vec(line).map_err(|e| StageError::Output {
+            path: self.out.temporary().to_owned(),
+            source: e.into(),
+        })?;
+        json.push(b'\n');
+        self.out.write_all(&json).map_err(output)
     }
 
     /// Flushes and renames the log into place.
     ///
     /// # Errors
     /// Fails when flushing or renaming fails.
-    pub fn finish(mut self) -> Result<(), StageError> {
-        let output = |source| StageError::Output {
-            path: self.path.clone(),
-            source,
-        };
-        self.out.flush().map_err(output)?;
-        std::fs::rename(&self.temporary, &self.path).map_err(output)
+    pub fn finish(self) -> Result<(), StageError> {
+        self.out.finish(false).map_err(output)
+    }
+}
+
+fn output(e: WriteError) -> StageError {
+    StageError::Output {
+        path: e.path,
+        source: e.source,
     }
 }

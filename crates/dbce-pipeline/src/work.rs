@@ -36,6 +36,15 @@ pub struct Manifest {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum WorkError {
+    /// A manifest or report cannot be serialised.
+    #[error("cannot encode {path}")]
+    Encode {
+        /// The file it was for.
+        path: PathBuf,
+        /// What the encoder said.
+        #[source]
+        source: serde_json::Error,
+    },
     /// Reading or writing a file of the work directory failed.
     #[error("{path}: {source}")]
     Io {
@@ -133,7 +142,10 @@ impl WorkDir {
             }
             return Ok(());
         }
-        let json = serde_json::to_vec_pretty(manifest).unwrap_or_default();
+        let json = serde_json::to_vec_pretty(manifest).map_err(|source| WorkError::Encode {
+            path: path.clone(),
+            source,
+        })?;
         write_atomically(&path, &json)
     }
 
@@ -157,8 +169,11 @@ impl WorkDir {
     /// # Errors
     /// Fails when either cannot be written.
     pub fn finish_shard(&self, report: &StageReport) -> Result<(), WorkError> {
-        let json = serde_json::to_vec_pretty(report).unwrap_or_default();
         let report_path = self.path(&report.stage, format!("reports/{:05}.json", report.shard));
+        let json = serde_json::to_vec_pretty(report).map_err(|source| WorkError::Encode {
+            path: report_path.clone(),
+            source,
+        })?;
         write_atomically(&report_path, &json)?;
         write_atomically(&self.path(&report.stage, done_name(report.shard)), b"")
     }
@@ -206,29 +221,15 @@ fn done_name(shard: u32) -> String {
     format!("_done/{shard:05}")
 }
 
-/// A fresh temporary name next to `path`: `.NAME.tmp-PID-N`, unique across the threads and
-/// processes writing into one work directory.
-pub fn temporary_path(path: &Path) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.tmp-{}-{n}", std::process::id()))
-}
-
-/// Writes `bytes` to a temporary file next to `path`, then renames it into place.
+/// Writes `bytes` to `path` atomically ([`crate::atomic::AtomicFile`]).
 ///
 /// # Errors
 /// Fails when writing or renaming fails.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(io(parent))?;
-    }
-    let temporary = temporary_path(path);
-    std::fs::write(&temporary, bytes).map_err(io(&temporary))?;
-    std::fs::rename(&temporary, path).map_err(io(path))
+    crate::atomic::write_atomically(path, bytes).map_err(|e| WorkError::Io {
+        path: e.path,
+        source: e.source,
+    })
 }
 
 #[cfg(test)]

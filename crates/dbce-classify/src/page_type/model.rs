@@ -37,6 +37,12 @@ pub enum PageTypeModelError {
         /// The first feature name that differs, as `model's name != this build's name`.
         first_difference: String,
     },
+    /// The model cannot be serialised.
+    #[error("cannot encode the page-type model: {reason}")]
+    Encode {
+        /// What the encoder said.
+        reason: String,
+    },
     /// A forest refused its training data.
     #[error("cannot train the {page_type} forest: {reason}")]
     Training {
@@ -58,6 +64,9 @@ pub struct PageTypeModel {
 }
 
 impl PageTypeModel {
+    /// The bytes of the model built into this crate.
+    pub const BUILT_IN_BYTES: &'static [u8] = BUILT_IN;
+
     /// Trains a forest per learned type on row-major `rows` of
     /// [`PAGE_TYPE_FEATURE_NAMES`]`.len()` values with their `labels` (rows labelled
     /// [`PageType::Error`] count as negatives for every type). Every forest uses `params`
@@ -199,8 +208,13 @@ impl PageTypeModel {
     }
 
     /// The model as bytes (postcard).
-    pub fn encode(&self) -> Vec<u8> {
-        postcard::to_allocvec(self).unwrap_or_default()
+    ///
+    /// # Errors
+    /// [`PageTypeModelError::Encode`] when it cannot be serialised.
+    pub fn encode(&self) -> Result<Vec<u8>, PageTypeModelError> {
+        postcard::to_allocvec(self).map_err(|e| PageTypeModelError::Encode {
+            reason: e.to_string(),
+        })
     }
 
     /// Each feature's importance, averaged over the forests, by name.
@@ -237,14 +251,17 @@ mod tests {
     fn the_built_in_model_reads_this_builds_features() {
         let model = PageTypeModel::built_in();
         assert_eq!(model.forests.len(), PageType::LEARNED.len());
-        assert_eq!(&PageTypeModel::decode(&model.encode()).unwrap(), model);
+        assert_eq!(
+            &PageTypeModel::decode(&model.encode().unwrap()).unwrap(),
+            model
+        );
     }
 
     #[test]
     fn a_model_of_other_features_is_refused() {
         let mut model = PageTypeModel::built_in().clone();
         model.feature_names[3] = "renamed".into();
-        let err = PageTypeModel::decode(&model.encode()).unwrap_err();
+        let err = PageTypeModel::decode(&model.encode().unwrap()).unwrap_err();
         assert!(matches!(err, PageTypeModelError::Layout { .. }), "{err}");
         assert!(PageTypeModel::decode(b"not a model").is_err());
     }

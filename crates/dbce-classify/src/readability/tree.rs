@@ -2,8 +2,8 @@
 //! unlikely candidates removed, `<div>`s read as paragraphs, the paragraphs it makes of the
 //! loose text and inline elements of other `<div>`s, and the counts of every subtree.
 
-use super::clean::Stats;
 use super::page::{NONE, Page, Seg, Tag};
+use super::stats::Stats;
 
 /// A paragraph readability-lxml wraps around consecutive children of a `<div>` that stays a
 /// `<div>`: its leading text and the inline elements after it, or the text after a `<br>` or a

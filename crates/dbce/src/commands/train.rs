@@ -8,10 +8,11 @@ use anyhow::Context as _;
 use dbce_annotate::SequenceMatcher;
 use dbce_eval::RougeScorer;
 use dbce_forest::{ForestParams, RandomForest};
+use dbce_learn::judge::{EVIDENCE_NAMES, JudgeSample, PageEvidence, fit_judge, validate_judge};
+use dbce_learn::model;
+use dbce_pipeline::ClassifyMethod;
 use dbce_pipeline::annotate::{ANNOTATED, AnnotatedPage};
 use dbce_pipeline::artifact::ArtifactReader;
-use dbce_pipeline::judge::{EVIDENCE_NAMES, JudgeSample, PageEvidence, fit_judge, validate_judge};
-use dbce_pipeline::{ClassifyMethod, model};
 
 use super::config::ConfigArgs;
 use super::eval::{run_target, targets};
@@ -151,7 +152,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .enumerate()
         .filter(|&(i, &l)| forest.predict(&rows[i * model::WIDTH..(i + 1) * model::WIDTH]) == l)
         .count();
-    std::fs::write(&args.out, model::encode(&forest))
+    std::fs::write(&args.out, model::encode(&forest)?)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(
         "dbce: model of {} trees, {} nodes, trained on {} runs ({:.3} training accuracy), written to {}",
@@ -210,7 +211,7 @@ fn train_judge(
     }
     let all: Vec<&JudgeSample> = samples.iter().collect();
     let judge = fit_judge(&all, &params)?;
-    let bytes = judge.encode().map_err(anyhow::Error::msg)?;
+    let bytes = judge.encode()?;
     std::fs::write(&args.out, bytes)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(

@@ -123,7 +123,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         report.push_str(&Confusion::of(&truth, &predicted).to_markdown());
     }
     report_importances(&model, &mut report);
-    let bytes = model.encode();
+    let bytes = model.encode()?;
     std::fs::write(&args.out, &bytes)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(

@@ -146,7 +146,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         &args.threshold,
     );
     if let Some(out) = &args.out {
-        std::fs::write(out, model.encode())
+        std::fs::write(out, model.encode()?)
             .with_context(|| format!("cannot write {}", out.display()))?;
         eprintln!(
             "dbce: model of {} trees, {} nodes written to {}",

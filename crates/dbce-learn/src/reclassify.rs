@@ -6,8 +6,8 @@ use dbce_annotate::{Decision, LabelledRun, PatternClass};
 use dbce_forest::{ForestParams, NearestNeighbours, RandomForest, remove_conflicting};
 use rayon::prelude::*;
 
-use crate::config::ClassifyMethod;
 use crate::features::{MODEL_WIDTH, RunFeatures, WIDTH};
+use crate::method::ClassifyMethod;
 
 /// Fewer decided runs than this in a site, or only one class among them: no forest is trained.
 const MIN_TRAINING_RUNS: usize = 40;
@@ -17,13 +17,13 @@ const MIN_TRAINING_RUNS: usize = 40;
 const MAX_NEIGHBOUR_ROWS: usize = 16_384;
 
 /// A page's runs with their features, as the learned step sees it.
-pub(crate) struct PageRuns<'a> {
+pub struct PageRuns<'a> {
     /// The runs, classified by the patterns; updated in place.
-    pub(crate) runs: &'a mut Vec<LabelledRun>,
+    pub runs: &'a mut Vec<LabelledRun>,
     /// Their features.
-    pub(crate) features: &'a RunFeatures,
+    pub features: &'a RunFeatures,
     /// Their rows for the trained model, when computed.
-    pub(crate) model_rows: Option<&'a [f32]>,
+    pub model_rows: Option<&'a [f32]>,
 }
 
 /// Reclassifies the runs of one site's cross pages as `method` says.
@@ -42,7 +42,7 @@ pub(crate) struct PageRuns<'a> {
 /// Per-site learners train on the pattern-decided runs with conflicting vectors removed; where
 /// none can be trained, `invalid` runs take the single-page classifier's verdict on their
 /// block. Other methods change nothing.
-pub(crate) fn reclassify(
+pub fn reclassify(
     pages: &mut [PageRuns<'_>],
     method: ClassifyMethod,
     seed: u64,

@@ -9,7 +9,7 @@ use dbce_dom::{Document, NodeId};
 
 /// The runs of a page that has no partner (one per text node's words), each labelled as its
 /// Boilerpipe text block is by the single-page classifier's `verdicts`.
-pub(crate) fn single_page_runs(tokens: &PageTokens, verdicts: &BlockVerdicts) -> Vec<LabelledRun> {
+pub fn single_page_runs(tokens: &PageTokens, verdicts: &BlockVerdicts) -> Vec<LabelledRun> {
     annotate(tokens, &[])
         .into_iter()
         .map(|run| LabelledRun {
@@ -26,7 +26,7 @@ pub(crate) fn single_page_runs(tokens: &PageTokens, verdicts: &BlockVerdicts) ->
 
 /// What the single-page classifier says of each text block of a page, by the text nodes the
 /// blocks hold.
-pub(crate) struct BlockVerdicts {
+pub struct BlockVerdicts {
     /// Per text node: its block's index.
     block_of: BTreeMap<NodeId, usize>,
     /// Per block: kept by the classifier.
@@ -38,7 +38,7 @@ pub(crate) struct BlockVerdicts {
 
 impl BlockVerdicts {
     /// The verdicts of `method` on the blocks of `doc`.
-    pub(crate) fn of(doc: &Document, method: &SinglePageMethod) -> Self {
+    pub fn of(doc: &Document, method: &SinglePageMethod) -> Self {
         let blocks = text_blocks(doc);
         let kept = method.classify_page(doc, &blocks);
         let block_of = blocks
@@ -60,14 +60,14 @@ impl BlockVerdicts {
     }
 
     /// Whether the run's block is kept (a run outside every block is not).
-    pub(crate) fn keeps(&self, run: &Run) -> bool {
+    pub fn keeps(&self, run: &Run) -> bool {
         self.block_of.get(&run.node).is_some_and(|&b| self.kept[b])
     }
 
     /// Whether the run lies in the page's densest block (of the blocks with less than half
     /// their words in links, the one with the most words): the last resort of a page every
     /// other route leaves empty.
-    pub(crate) fn in_densest(&self, run: &Run) -> bool {
+    pub fn in_densest(&self, run: &Run) -> bool {
         self.densest
             .is_some_and(|d| self.block_of.get(&run.node) == Some(&d))
     }

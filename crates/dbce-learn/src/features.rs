@@ -6,29 +6,29 @@ use std::collections::BTreeMap;
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PatternClass};
 use dbce_classify::{
     FEATURE_NAMES, Readability, ReadabilityBlock, SinglePageMethod, TextBlock, UnitFeatures,
-    class_hash, push_features, tag_name_id, text_blocks,
+    push_features, text_blocks,
 };
 use dbce_dom::{Document, NodeId};
 
-use crate::windows::window_rows;
+use crate::windows::{run_unit, window_rows};
 
-/// Values per run: the run with its neighbours, its block with its neighbours, and the extras
-/// of [`RunFeatures::extras`].
-pub(crate) const WIDTH: usize = 2 * FEATURE_NAMES.len() + EXTRAS;
+/// Values per run: the run with its neighbours, its block with its neighbours, and the
+/// extras of [`RunFeatures::of`].
+pub const WIDTH: usize = 2 * FEATURE_NAMES.len() + EXTRAS;
 const EXTRAS: usize = 8;
 
 /// The feature rows of one page's runs, row-major, and the single-page verdict of each run's
 /// block.
-pub(crate) struct RunFeatures {
+pub struct RunFeatures {
     /// `runs.len() × WIDTH` values.
-    pub(crate) rows: Vec<f32>,
+    pub rows: Vec<f32>,
     /// Whether the single-page classifier keeps each run's block.
-    pub(crate) single: Vec<bool>,
+    pub single: Vec<bool>,
     /// The runs' neighbourhood windows ([`window_rows`]), when asked for: `runs.len()` rows
     /// of [`RunFeatures::window_width`] values.
-    pub(crate) windows: Vec<f32>,
+    pub windows: Vec<f32>,
     /// Values per window row; 0 when none were asked for.
-    pub(crate) window_width: usize,
+    pub window_width: usize,
 }
 
 impl RunFeatures {
@@ -38,7 +38,7 @@ impl RunFeatures {
     /// what Readability says of the run's block ([`ReadabilityBlock`]: kept, in the best
     /// candidate, class/id weight, relative candidate score). With `layers` > 0, also the
     /// runs' neighbourhood windows over that many layers.
-    pub(crate) fn of(
+    pub fn of(
         doc: &Document,
         runs: &[LabelledRun],
         single_page: &SinglePageMethod,
@@ -113,13 +113,52 @@ const NO_BLOCK: ReadabilityBlock = ReadabilityBlock {
 };
 
 /// Values per run for the model trained on ground truth ([`model_row`]).
-pub(crate) const MODEL_WIDTH: usize = WIDTH + 12;
+pub const MODEL_WIDTH: usize = WIDTH + CROSS_NAMES.len();
+
+/// Names of [`RunFeatures::of`]'s extras, in order.
+const EXTRA_NAMES: [&str; EXTRAS] = [
+    "single_kept",
+    "position",
+    "in_link",
+    "page_content_share",
+    "rd_kept",
+    "rd_in_top",
+    "rd_class_weight",
+    "rd_score",
+];
+
+/// Names of what [`model_row`] adds to a run's features, in order.
+const CROSS_NAMES: [&str; 12] = [
+    "in_up",
+    "in_down",
+    "in_prev",
+    "in_next",
+    "has_down",
+    "has_prev",
+    "has_next",
+    "class_content",
+    "class_boilerplate",
+    "class_invalid",
+    "similarity_up",
+    "similarity_down",
+];
+
+/// Names of the values of a [`model_row`], in order: the run's shallow features (`run_…`),
+/// its block's (`block_…`), the extras and what the cross says.
+pub fn model_feature_names() -> Vec<String> {
+    let shallow = |prefix: &'static str| FEATURE_NAMES.iter().map(move |n| format!("{prefix}{n}"));
+    shallow("run_")
+        .chain(shallow("block_"))
+        .chain(EXTRA_NAMES.iter().map(|&n| n.to_owned()))
+        .chain(CROSS_NAMES.iter().map(|&n| n.to_owned()))
+        .collect()
+}
 
 /// The row the trained model reads for run `i`: its shallow features, then what the cross says
 /// of it — in which members it occurs (`up`, `down`, `prev`, `next`), which members the cross
 /// has (`down`, `prev`, `next`), its pattern class (content, boilerplate, invalid, one-hot) and
 /// the template similarity of `up` and `down`.
-pub(crate) fn model_row(
+pub fn model_row(
     features: &RunFeatures,
     i: usize,
     run: &LabelledRun,
@@ -148,37 +187,6 @@ pub(crate) fn model_row(
         out.push(flag(run.class == class));
     }
     out.extend(similarity);
-}
-
-/// A run as a text unit: its parent element's name, class, depth and heading flag, its words
-/// (all linked if it lies in an `<a>`), and whether it lies in a link.
-pub(crate) fn run_unit(doc: &Document, run: &LabelledRun) -> (UnitFeatures, bool) {
-    let node = doc.get(run.run.node);
-    let parent = node.and_then(|n| n.parent());
-    let mut linked = false;
-    let mut heading = false;
-    for ancestor in node.into_iter().flat_map(|n| n.ancestors()) {
-        match ancestor.name() {
-            Some("a") => linked = true,
-            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => heading = true,
-            _ => {}
-        }
-    }
-    let text_len = run.run.end.saturating_sub(run.run.start);
-    let words = run.run.words;
-    let unit = UnitFeatures {
-        name_id: parent.and_then(|p| p.name()).map_or(1, tag_name_id),
-        class_hash: parent.and_then(|p| p.attr("class")).map_or(0, class_hash),
-        words,
-        linked_words: if linked { words } else { 0 },
-        text_density: words as f32,
-        link_density: if linked { 1.0 } else { 0.0 },
-        text_len,
-        tag_count: 0,
-        depth: parent.map_or(0, |p| p.depth()),
-        heading,
-    };
-    (unit, linked)
 }
 
 fn ratio(a: u32, b: u32) -> f32 {

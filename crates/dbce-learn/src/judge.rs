@@ -20,10 +20,10 @@ use std::path::Path;
 
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PatternClass};
 use dbce_classify::{PageType, PageTypeGuess};
-use dbce_forest::{ForestError, ForestParams, RandomForest};
+use dbce_forest::{FeatureSchema, ForestError, ForestParams, RandomForest};
 use serde::{Deserialize, Serialize};
 
-use crate::StageError;
+use crate::model::{LoadError, ModelFileError, read_model};
 
 /// How a page's text was decided: the route whose verdicts make its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -177,7 +177,7 @@ impl PageEvidence {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Judge {
     /// [`EVIDENCE_NAMES`] as the model was trained on them.
-    features: Vec<String>,
+    features: FeatureSchema,
     /// The routes, in the order of `forests`.
     routes: Vec<Route>,
     forests: Vec<RandomForest>,
@@ -185,34 +185,34 @@ pub struct Judge {
 
 /// The judge built into dbce: trained by `scripts/train-judge` on the development sets and
 /// generated archives.
-const BUILT_IN: &[u8] = include_bytes!("../models/judge.bin");
+pub(crate) const BUILT_IN: &[u8] = include_bytes!("../models/judge.bin");
+
+const KIND: &str = "judge";
 
 impl Judge {
-    fn check(&self) -> Result<(), String> {
-        if self.features != EVIDENCE_NAMES {
-            return Err(format!(
-                "trained on the evidence {:?}; this dbce computes {EVIDENCE_NAMES:?}",
-                self.features
-            ));
-        }
+    fn check(&self) -> Result<(), ModelFileError> {
+        self.features
+            .check(&EVIDENCE_NAMES)
+            .map_err(|source| ModelFileError::Schema { kind: KIND, source })?;
+        let shape = |reason: String| ModelFileError::Shape { kind: KIND, reason };
         if self.routes != Route::JUDGED || self.forests.len() != self.routes.len() {
-            return Err(format!(
+            return Err(shape(format!(
                 "judges the routes {:?} with {} forests; this dbce weighs {:?}",
                 self.routes,
                 self.forests.len(),
                 Route::JUDGED
-            ));
+            )));
         }
         if let Some(forest) = self
             .forests
             .iter()
             .find(|f| f.n_features() != EVIDENCE_NAMES.len())
         {
-            return Err(format!(
+            return Err(shape(format!(
                 "a forest reads {} values, not {}",
                 forest.n_features(),
                 EVIDENCE_NAMES.len()
-            ));
+            )));
         }
         Ok(())
     }
@@ -221,30 +221,17 @@ impl Judge {
     ///
     /// # Errors
     /// When the file cannot be read or is not a judge this build can use.
-    pub fn load(path: Option<&Path>) -> Result<Self, StageError> {
-        let Some(path) = path else {
-            return Self::decode(BUILT_IN).map_err(|reason| StageError::Model {
-                path: "(built-in judge)".into(),
-                reason,
-            });
-        };
-        let bytes = std::fs::read(path).map_err(|source| StageError::Input {
-            path: path.to_owned(),
-            source,
-        })?;
-        Self::decode(&bytes).map_err(|reason| StageError::Model {
-            path: path.to_owned(),
-            reason,
-        })
+    pub fn load(path: Option<&Path>) -> Result<Self, LoadError> {
+        read_model(path, BUILT_IN, "(built-in judge)", Self::decode)
     }
 
     /// The judge in `bytes`.
     ///
     /// # Errors
-    /// A description of what is wrong.
-    pub fn decode(bytes: &[u8]) -> Result<Self, String> {
-        let judge: Self =
-            postcard::from_bytes(bytes).map_err(|e| format!("not a dbce judge: {e}"))?;
+    /// [`ModelFileError`]: not a judge, or one of other evidence or routes.
+    pub fn decode(bytes: &[u8]) -> Result<Self, ModelFileError> {
+        let judge: Self = postcard::from_bytes(bytes)
+            .map_err(|source| ModelFileError::NotAModel { kind: KIND, source })?;
         judge.check()?;
         Ok(judge)
     }
@@ -253,8 +240,8 @@ impl Judge {
     ///
     /// # Errors
     /// When it cannot be serialised.
-    pub fn encode(&self) -> Result<Vec<u8>, String> {
-        postcard::to_allocvec(self).map_err(|e| e.to_string())
+    pub fn encode(&self) -> Result<Vec<u8>, ModelFileError> {
+        postcard::to_allocvec(self).map_err(|source| ModelFileError::Encode { kind: KIND, source })
     }
 
     /// Each judged route's probability of being among the page's best.
@@ -316,7 +303,7 @@ pub fn fit_judge(samples: &[&JudgeSample], params: &ForestParams) -> Result<Judg
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Judge {
-        features: EVIDENCE_NAMES.iter().map(|&n| n.to_owned()).collect(),
+        features: FeatureSchema::new(&EVIDENCE_NAMES),
         routes: Route::JUDGED.to_vec(),
         forests,
     })

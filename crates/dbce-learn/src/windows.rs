@@ -11,11 +11,9 @@ use dbce_classify::{
 };
 use dbce_dom::{Document, NodeId, NodeKind, NodeRef};
 
-use crate::features::run_unit;
-
 /// The window rows of a page's runs: `runs.len()` rows of `layers × FEATURE_NAMES.len()`
 /// values (`layers` from 1 to 3).
-pub(crate) fn window_rows(doc: &Document, runs: &[LabelledRun], layers: usize) -> Vec<f32> {
+pub fn window_rows(doc: &Document, runs: &[LabelledRun], layers: usize) -> Vec<f32> {
     if layers == 0 {
         return Vec::new();
     }
@@ -164,6 +162,37 @@ impl ElementStats {
 
 fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A run as a text unit: its parent element's name, class, depth and heading flag, its words
+/// (all linked if it lies in an `<a>`), and whether it lies in a link.
+pub fn run_unit(doc: &Document, run: &LabelledRun) -> (UnitFeatures, bool) {
+    let node = doc.get(run.run.node);
+    let parent = node.and_then(|n| n.parent());
+    let mut linked = false;
+    let mut heading = false;
+    for ancestor in node.into_iter().flat_map(|n| n.ancestors()) {
+        match ancestor.name() {
+            Some("a") => linked = true,
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6") => heading = true,
+            _ => {}
+        }
+    }
+    let text_len = run.run.end.saturating_sub(run.run.start);
+    let words = run.run.words;
+    let unit = UnitFeatures {
+        name_id: parent.and_then(|p| p.name()).map_or(1, tag_name_id),
+        class_hash: parent.and_then(|p| p.attr("class")).map_or(0, class_hash),
+        words,
+        linked_words: if linked { words } else { 0 },
+        text_density: words as f32,
+        link_density: if linked { 1.0 } else { 0.0 },
+        text_len,
+        tag_count: 0,
+        depth: parent.map_or(0, |p| p.depth()),
+        heading,
+    };
+    (unit, linked)
 }
 
 #[cfg(test)]

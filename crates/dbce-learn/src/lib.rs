@@ -1,0 +1,47 @@
+//! What dbce learns per page, apart from the stages that run it: the shallow features and
+//! neighbourhood windows of a cross page's runs (thesis Table 2.1, §4.2), the thesis's
+//! reclassifiers of `invalid` runs (T003–T006) and the joint per-site forest, the run model
+//! trained on ground truth (`model`), the page-level judge of `evidence`, and the single-page
+//! route's verdicts on runs.
+//!
+//! The principal items are:
+//! - [`ClassifyMethod`], how a cross page's runs are classified (`annotate.method`);
+//! - [`features::RunFeatures`] and [`features::model_row`], what the learned classifiers read
+//!   of each run; [`windows::window_rows`], the thesis's neighbourhood windows;
+//! - [`reclassify::reclassify`], the thesis's reclassifiers and the run model applied to a
+//!   site's pages;
+//! - [`model`], the run model as stored ([`dbce_forest::FeatureSchema`] checked on load), and
+//!   [`judge::Judge`], the page-level judge with its training ([`judge::fit_judge`]) and
+//!   leave-one-group-out validation ([`judge::validate_judge`]);
+//! - [`single::BlockVerdicts`], the single-page classifier's verdicts mapped onto runs.
+//!
+//! The stages themselves (reading, grouping, crosses, writing) are `dbce-pipeline`'s.
+#![deny(missing_docs)]
+
+pub mod features;
+pub mod judge;
+mod method;
+pub mod model;
+pub mod reclassify;
+pub mod single;
+pub mod windows;
+
+pub use method::ClassifyMethod;
+
+/// A short digest of every model built into this dbce (the run model, the judge, the block and
+/// page-type models): part of the configuration fingerprint, so that a rebuilt dbce with
+/// retrained models does not mix its annotations with older ones.
+pub fn built_in_models_digest() -> [u8; 20] {
+    use sha1::{Digest as _, Sha1};
+    let mut hasher = Sha1::new();
+    for bytes in [
+        model::BUILT_IN,
+        judge::BUILT_IN,
+        dbce_classify::BlockModel::BUILT_IN_BYTES,
+        dbce_classify::PageTypeModel::BUILT_IN_BYTES,
+    ] {
+        hasher.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
+        hasher.update(bytes);
+    }
+    hasher.finalize().into()
+}
