@@ -40,6 +40,7 @@
 mod annotation;
 mod cross;
 mod error;
+mod markdown;
 mod matcher;
 mod pattern;
 mod render;
@@ -50,6 +51,7 @@ pub use annotation::{
 };
 pub use cross::{Cross, CrossCandidate, UrlKey, select_cross};
 pub use error::{Error, Side};
+pub use markdown::content_markdown;
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
 pub use pattern::{
     APPENDIX_B, BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify, classify_with,

@@ -15,7 +15,7 @@ pub fn content_text(doc: &Document, runs: &[LabelledRun]) -> String {
 
 /// What separates a run's text from the text before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Separator {
+pub(crate) enum Separator {
     /// Nothing: `foo<b>bar</b>` reads `foobar`.
     None,
     /// A space.
@@ -79,6 +79,13 @@ impl RunLayout {
     /// Each run's text, whitespace collapsed, in run order.
     pub fn pieces(&self) -> impl Iterator<Item = &str> {
         self.pieces.iter().map(|(_, piece)| piece.as_str())
+    }
+
+    /// Each run's text with what separates it from the run before, in run order.
+    pub(crate) fn separated_pieces(&self) -> impl Iterator<Item = (Separator, &str)> {
+        self.pieces
+            .iter()
+            .map(|(separator, piece)| (*separator, piece.as_str()))
     }
 
     /// The text of the runs `keep` selects (by index): one line per block, as

@@ -55,16 +55,42 @@ impl MinHasher {
         I::Item: AsRef<[u8]>,
     {
         let mut values = vec![u32::MAX; self.config.len()];
+        self.update(&mut values, tokens);
+        Signature::new_unchecked(self.config, values.into())
+    }
+
+    /// Lowers `values` (a signature's, `num_perm` of them; `u32::MAX` each for no tokens yet)
+    /// by `tokens`, as datasketch's `MinHash.update` does one token at a time: the signature of
+    /// a set is the same whether its tokens come in one call or many.
+    ///
+    /// ```
+    /// use dbce_minhash::{MinHasher, MinhashConfig};
+    ///
+    /// let hasher = MinHasher::new(MinhashConfig::default())?;
+    /// let mut values = vec![u32::MAX; 128];
+    /// hasher.update(&mut values, ["div.nav"]);
+    /// hasher.update(&mut values, ["li"]);
+    /// assert_eq!(values, hasher.signature(["li", "div.nav"]).values());
+    /// # Ok::<(), dbce_minhash::Error>(())
+    /// ```
+    ///
+    /// # Panics
+    /// If `values` does not have `num_perm` values.
+    pub fn update<I>(&self, values: &mut [u32], tokens: I)
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        assert_eq!(values.len(), self.config.len(), "one value per permutation");
         let hashes = tokens.into_iter().map(|token| sha1_hash32(token.as_ref()));
         match &self.permutations {
             Permutations::Legacy { a, b } => {
-                hashes.for_each(|hash| update_legacy(&mut values, a, b, hash));
+                hashes.for_each(|hash| update_legacy(values, a, b, hash));
             }
             Permutations::Affine32 { a, b } => {
-                hashes.for_each(|hash| update_affine32(&mut values, a, b, hash));
+                hashes.for_each(|hash| update_affine32(values, a, b, hash));
             }
         }
-        Signature::new_unchecked(self.config, values.into())
     }
 }
 

@@ -16,8 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
     PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs,
-    resolve_invalid_by_parents, select_cross,
+    content_markdown, resolve_invalid_by_parents, select_cross,
 };
+use dbce_classify::SinglePageMethod;
 use dbce_classify::page_type::smooth_page_types;
 use dbce_classify::{PageType, PageTypeGuess};
 use dbce_dom::Document;
@@ -49,7 +50,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 4,
+    version: 5,
 };
 
 /// How a page's runs were classified.
@@ -122,6 +123,9 @@ pub struct AnnotatedPage {
     pub title: String,
     /// The content, one block per line.
     pub text: String,
+    /// The content as Markdown (headings, lists, tables, code, quotes), when
+    /// `annotate.markdown` is on.
+    pub markdown: Option<String>,
     /// How it was classified.
     pub method: Method,
     /// The route whose verdicts make its text.
@@ -148,7 +152,7 @@ pub struct AnnotatedPage {
 pub struct TrainingRuns {
     /// Each run's text, whitespace collapsed.
     pub texts: Vec<String>,
-    /// `texts.len()` rows of [`MODEL_WIDTH`](crate::features::MODEL_WIDTH) values.
+    /// `texts.len()` rows of [`MODEL_WIDTH`](dbce_learn::features::MODEL_WIDTH) values.
     pub rows: Vec<f32>,
     /// What the judge of method `evidence` reads of the page ([`PageEvidence`]).
     pub evidence: Vec<f32>,
@@ -515,22 +519,7 @@ impl SiteStep<'_> {
             });
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
-            let verdicts = BlockVerdicts::of(&doc, single_page);
-            let mut runs = single_page_runs(&tokens, &verdicts);
-            let layout = RunLayout::of(&doc, &runs);
-            let mut decided_by = Route::Single;
-            if method == ClassifyMethod::Evidence {
-                let single: Vec<bool> = runs
-                    .iter()
-                    .map(|r| r.class == PatternClass::Content)
-                    .collect();
-                let densest: Vec<bool> = runs.iter().map(|r| verdicts.in_densest(&r.run)).collect();
-                decided_by = settle(
-                    &mut runs,
-                    &layout,
-                    &[(Route::Single, &single), (Route::Densest, &densest)],
-                );
-            }
+            let (runs, layout, decided_by) = single_page_draft(&doc, &tokens, single_page, method);
             return Ok(Draft {
                 index,
                 cross: None,
@@ -650,25 +639,28 @@ impl SiteStep<'_> {
     fn finish(&self, mut draft: Draft) -> Result<AnnotatedPage, FetchError> {
         let mut page = self.pages[draft.index].clone();
         let guess = self.page_types[draft.index];
-        let error_page = guess.page_type == PageType::Error
-            && self.config.annotate.method == ClassifyMethod::Evidence;
-        if error_page {
-            for run in &mut draft.runs {
-                run.class = PatternClass::Boilerplate;
-            }
-            draft.decided_by = Route::PageType;
-        }
-        let annotated = if self.config.annotate.annotated_html {
+        let settled = settle_page(
+            &mut draft.runs,
+            &draft.layout,
+            draft.decided_by,
+            guess.page_type,
+            self.config.annotate.method,
+        );
+        let annotate = &self.config.annotate;
+        let (annotated, markdown) = if annotate.annotated_html || annotate.markdown {
             let (html, doc) = self.parse(draft.index)?;
-            Some(annotated_html(
-                &doc,
-                &html,
-                &page.url,
-                draft.cross_bits(),
-                &draft.runs,
-            ))
+            let runs = &draft.runs;
+            let annotated = annotate
+                .annotated_html
+                .then(|| annotated_html(&doc, &html, &page.url, draft.cross_bits(), runs));
+            let markdown = annotate.markdown.then(|| {
+                content_markdown(&doc, runs, &draft.layout, |i| {
+                    runs[i].class == PatternClass::Content
+                })
+            });
+            (annotated, markdown)
         } else {
-            None
+            (None, None)
         };
         page.signature = Vec::new();
         let training = self.config.annotate.training.then(|| {
@@ -685,35 +677,97 @@ impl SiteStep<'_> {
             }
         });
         let method = draft.method();
-        let runs = &draft.runs;
-        let text = draft
-            .layout
-            .text(|i| runs[i].class == PatternClass::Content);
-        let empty_reason = if !text.is_empty() {
-            None
-        } else if error_page {
-            Some(EmptyReason::ErrorPage)
-        } else if draft.layout.pieces().all(str::is_empty) {
-            Some(EmptyReason::NoText)
-        } else if self.config.annotate.method == ClassifyMethod::Evidence {
-            Some(EmptyReason::EveryRouteEmpty)
-        } else {
-            Some(EmptyReason::MethodKeptNothing)
-        };
         Ok(AnnotatedPage {
             page,
             title: draft.title,
-            text,
+            text: settled.text,
+            markdown,
             method,
-            decided_by: draft.decided_by,
-            empty_reason,
+            decided_by: settled.decided_by,
+            empty_reason: settled.empty_reason,
             cross: draft.cross,
-            runs: runs.iter().map(run_label).collect(),
+            runs: draft.runs.iter().map(run_label).collect(),
             annotated_html: annotated,
             training: training.filter(|t| !t.rows.is_empty()),
             page_type: guess.page_type,
             page_type_confidence: guess.confidence,
         })
+    }
+}
+
+/// The runs of a page classified alone (no cross, or method `single`) by `single_page`, their
+/// layout and the route that decided them: for method `evidence`, the single-page classifier,
+/// or the densest block when the classifier keeps no text. `dbce extract` and stage `annotate`
+/// share it, so a page alone gets the same text from both.
+pub(crate) fn single_page_draft(
+    doc: &Document,
+    tokens: &PageTokens,
+    single_page: &SinglePageMethod,
+    method: ClassifyMethod,
+) -> (Vec<LabelledRun>, RunLayout, Route) {
+    let verdicts = BlockVerdicts::of(doc, single_page);
+    let mut runs = single_page_runs(tokens, &verdicts);
+    let layout = RunLayout::of(doc, &runs);
+    let mut decided_by = Route::Single;
+    if method == ClassifyMethod::Evidence {
+        let single: Vec<bool> = runs
+            .iter()
+            .map(|r| r.class == PatternClass::Content)
+            .collect();
+        let densest: Vec<bool> = runs.iter().map(|r| verdicts.in_densest(&r.run)).collect();
+        decided_by = settle(
+            &mut runs,
+            &layout,
+            &[(Route::Single, &single), (Route::Densest, &densest)],
+        );
+    }
+    (runs, layout, decided_by)
+}
+
+/// A page's text once its runs are final, with the route that decided it and why it is empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SettledPage {
+    /// The content runs' text, one block per line.
+    pub(crate) text: String,
+    /// The route whose verdicts make the text.
+    pub(crate) decided_by: Route,
+    /// Why the text is empty; `None` when it is not.
+    pub(crate) empty_reason: Option<EmptyReason>,
+}
+
+/// The text of a page's content runs. An error page (`page_type` error, method `evidence`)
+/// first loses every run: its words are no content.
+pub(crate) fn settle_page(
+    runs: &mut [LabelledRun],
+    layout: &RunLayout,
+    decided_by: Route,
+    page_type: PageType,
+    method: ClassifyMethod,
+) -> SettledPage {
+    let error_page = page_type == PageType::Error && method == ClassifyMethod::Evidence;
+    let mut decided_by = decided_by;
+    if error_page {
+        for run in runs.iter_mut() {
+            run.class = PatternClass::Boilerplate;
+        }
+        decided_by = Route::PageType;
+    }
+    let text = layout.text(|i| runs[i].class == PatternClass::Content);
+    let empty_reason = if !text.is_empty() {
+        None
+    } else if error_page {
+        Some(EmptyReason::ErrorPage)
+    } else if layout.pieces().all(str::is_empty) {
+        Some(EmptyReason::NoText)
+    } else if method == ClassifyMethod::Evidence {
+        Some(EmptyReason::EveryRouteEmpty)
+    } else {
+        Some(EmptyReason::MethodKeptNothing)
+    };
+    SettledPage {
+        text,
+        decided_by,
+        empty_reason,
     }
 }
 

@@ -59,6 +59,9 @@ pub struct AnnotateConfig {
     pub min_partner_similarity: f64,
     /// Write the annotated HTML of every page. By default, off.
     pub annotated_html: bool,
+    /// Add each page's content as Markdown (headings, paragraphs, lists, tables, code, quotes
+    /// from the DOM) to the JSONL as `markdown`. By default, off.
+    pub markdown: bool,
     /// The run model of method `model` (a file written by `dbce train`); by default the model
     /// built into dbce.
     pub model: Option<std::path::PathBuf>,
@@ -84,6 +87,7 @@ impl Default for AnnotateConfig {
             single_page_beyond_articles: Some(SinglePageMethod::Blocks(LearnedBlocks::default())),
             min_partner_similarity: 0.0,
             annotated_html: false,
+            markdown: false,
             model: None,
             judge: None,
             training: false,

@@ -50,6 +50,9 @@ pub struct TextRecord {
     pub title: String,
     /// The main content, one block per line.
     pub text: String,
+    /// The main content as Markdown, when `annotate.markdown` is on; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
     /// `cross` or `single`.
     pub method: String,
     /// The route whose verdicts make the text: `cross` (the diff's patterns), `agree` (what
@@ -146,6 +149,7 @@ impl TextRecord {
             site: page.page.site.0.clone(),
             title: page.title.clone(),
             text: page.text.clone(),
+            markdown: page.markdown.clone(),
             method: match page.method {
                 Method::Cross => "cross",
                 Method::Single => "single",

@@ -24,14 +24,17 @@ pub mod atomic;
 pub mod bands;
 mod config;
 mod error;
+pub mod extract;
 pub mod fetch;
 pub mod finish;
 pub mod group;
 pub mod html;
+pub mod inputs;
 pub mod page;
 pub mod read;
 mod report;
 mod shard;
+pub mod site;
 pub mod skips;
 pub mod work;
 

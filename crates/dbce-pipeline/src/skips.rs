@@ -3,14 +3,14 @@
 use std::path::Path;
 
 use dbce_warc::{Record, Skip};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::StageError;
 use crate::atomic::{AtomicFile, WriteError};
 use crate::page::{FileId, Source};
 
 /// One skipped entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkipLine {
     /// The input file.
     pub file: FileId,
@@ -19,7 +19,7 @@ pub struct SkipLine {
     /// Why: a reader reason prefixed `warc:`, or a page reason such as `not-html`.
     pub reason: String,
     /// The record's `WARC-Record-ID`, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record_id: Option<String>,
 }
 

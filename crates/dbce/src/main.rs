@@ -19,6 +19,9 @@ enum Command {
     /// Run every stage locally: WARC files in, cleaned text, WARC conversion records and a
     /// full-text index out (default input: the bundled sample).
     Run(commands::run::Args),
+    /// Print the main content of one HTML page, classified alone as `dbce run` classifies a
+    /// page without partners (text, Markdown or JSON).
+    Extract(commands::extract::Args),
     /// Search the full-text index of a `dbce run` output directory.
     Search(commands::search::Args),
     /// Run the pipeline on evaluation datasets and score each method against the ground truth.
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => commands::run::run(&args),
+        Command::Extract(args) => commands::extract::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Train(args) => commands::train::run(&args),

@@ -3,6 +3,7 @@
 pub(crate) mod cdx;
 pub(crate) mod config;
 pub(crate) mod eval;
+pub(crate) mod extract;
 pub(crate) mod get;
 pub(crate) mod inspect;
 pub(crate) mod run;

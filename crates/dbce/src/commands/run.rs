@@ -10,7 +10,7 @@ use dbce_pipeline::{WorkDir, run_local};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::ConfigArgs;
-use super::stage::{exit_code, expand_inputs, skipped_list};
+use super::stage::{exit_code, skipped_list};
 
 /// The archive `dbce run` reads when given none: `testdata/sample/sample.warc.gz` (233 HTML
 /// pages of 6 generated sites, 1.8 MB), built into the binary so an installed `dbce` has it too.
@@ -41,6 +41,10 @@ pub(crate) struct Args {
     /// Also write each page's annotated HTML to OUT/html (sets `annotate.annotated-html`).
     #[arg(long)]
     annotated_html: bool,
+    /// Also write each page's content as Markdown, the JSONL's `markdown` field (sets
+    /// `annotate.markdown`).
+    #[arg(long)]
+    markdown: bool,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
@@ -51,10 +55,11 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut config = args.config.resolve()?;
     config.annotate.annotated_html |= args.annotated_html;
+    config.annotate.markdown |= args.markdown;
     let inputs = if args.inputs.is_empty() {
         vec![write_sample(&args.out)?]
     } else {
-        expand_inputs(&args.inputs)?
+        dbce_pipeline::inputs::expand_inputs(&args.inputs)?
     };
     anyhow::ensure!(!inputs.is_empty(), "no WARC/ARC files among the inputs");
     let work = WorkDir::new(args.work.clone().unwrap_or_else(|| args.out.join("work")));

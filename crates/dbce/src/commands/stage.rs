@@ -112,7 +112,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             if *world == 0 || rank >= world {
                 bail!("--rank must be below --world (got rank {rank}, world {world})");
             }
-            let inputs = expand_inputs(inputs)?;
+            let inputs = dbce_pipeline::inputs::expand_inputs(inputs)?;
             let shard = Shard {
                 rank: *rank,
                 world: *world,
@@ -207,41 +207,4 @@ pub(crate) fn skipped_list(skipped: &std::collections::BTreeMap<String, u64>) ->
         .map(|(reason, n)| format!("{reason} {n}"))
         .collect();
     items.join(", ")
-}
-
-/// Files as given, and the archives inside given folders (by name: `.warc`, `.arc`, optionally
-/// followed by `.gz` or `.zst`; hidden entries left out), sorted and deduplicated: the order that
-/// gives each file its `FileId`.
-pub(crate) fn expand_inputs(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let mut pending: Vec<PathBuf> = inputs.to_vec();
-    while let Some(path) = pending.pop() {
-        let meta =
-            std::fs::metadata(&path).with_context(|| format!("cannot open {}", path.display()))?;
-        if !meta.is_dir() {
-            files.push(path);
-            continue;
-        }
-        for entry in
-            std::fs::read_dir(&path).with_context(|| format!("cannot list {}", path.display()))?
-        {
-            let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.starts_with('.') && (entry.file_type()?.is_dir() || is_archive_name(&name)) {
-                pending.push(entry.path());
-            }
-        }
-    }
-    files.sort();
-    files.dedup();
-    Ok(files)
-}
-
-fn is_archive_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    let name = name
-        .strip_suffix(".gz")
-        .or_else(|| name.strip_suffix(".zst"))
-        .unwrap_or(&name);
-    name.ends_with(".warc") || name.ends_with(".arc")
 }

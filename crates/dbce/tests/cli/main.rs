@@ -5,6 +5,7 @@
 mod cdx;
 mod config;
 mod eval;
+mod extract;
 mod get;
 mod inspect;
 mod run;

@@ -1,0 +1,143 @@
+//! `dbce extract`: one page's main content, and the same text as `dbce run` for a page alone.
+
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use dbce_warc::{Headers, NewRecord, RecordType, WarcWriter};
+
+use crate::dbce;
+
+const URL: &str = "https://valley-courier.example/news/flood";
+
+fn article() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/extract/article.html")
+}
+
+fn extract(args: &[&str]) -> String {
+    let output = dbce()
+        .arg("extract")
+        .arg(article())
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn extract_prints_the_article_as_text_markdown_or_json() {
+    let text = extract(&["--url", URL]);
+    assert!(text.starts_with("How the river towns prepared for the flood\nBy Ana Berg"));
+    assert!(text.contains("\nOld Mill\n1.2 m\n"), "{text}");
+    assert!(!text.contains("All rights reserved"), "{text}");
+    assert!(!text.contains("should never be text"), "{text}");
+
+    let markdown = extract(&["--url", URL, "--format", "markdown"]);
+    assert!(markdown.starts_with("# How the river towns prepared for the flood\n\nBy Ana Berg"));
+    for part in [
+        "\n\n## What the towns did\n\n- Closed the riverside car parks",
+        "\n| Gauge | Normal level | Peak level |\n| --- | --- | --- |\n| Old Mill | 1.2 m | 3.5 m |\n",
+        "\n\n> We have never seen the water this high",
+        "`curl https://example.org/gauges.csv`",
+        "\n```\nfor row in rows:\n    print(row[\"gauge\"], row[\"level\"])\n```\n",
+    ] {
+        assert!(markdown.contains(part), "{part:?} in\n{markdown}");
+    }
+
+    let json: serde_json::Value =
+        serde_json::from_str(&extract(&["--url", URL, "--format", "json"])).unwrap();
+    assert_eq!(json["url"], URL);
+    assert_eq!(json["text"].as_str().unwrap(), text.trim_end());
+    assert_eq!(json["markdown"].as_str().unwrap(), markdown.trim_end());
+    assert_eq!(json["decided_by"], "single");
+    assert!(json["title"].as_str().unwrap().starts_with("How the river"));
+    assert!(json.get("empty_reason").is_none());
+}
+
+#[test]
+fn extract_reads_standard_input() {
+    let mut child = dbce()
+        .args(["extract", "-", "--url", URL])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let html = std::fs::read(article()).unwrap();
+    child.stdin.take().unwrap().write_all(&html).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        extract(&["--url", URL])
+    );
+}
+
+#[test]
+fn extract_of_a_missing_file_is_an_error() {
+    let output = dbce()
+        .args(["extract", "/no/such/page.html"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read"));
+}
+
+/// The page alone in an archive: `dbce run` classifies it by the single-page route, and its
+/// text and Markdown are byte-identical to `dbce extract`'s.
+#[test]
+fn extract_gives_the_text_run_gives_a_page_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = std::fs::read(article()).unwrap();
+    let mut block = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+        html.len()
+    )
+    .into_bytes();
+    block.extend_from_slice(&html);
+    let mut fields = Headers::new();
+    fields.push("WARC-Record-ID", "<urn:test:article>");
+    fields.push("WARC-Date", "2024-03-12T08:00:00Z");
+    fields.push("WARC-Target-URI", URL);
+    fields.push("Content-Type", "application/http; msgtype=response");
+    let mut writer = WarcWriter::new(Vec::new());
+    writer
+        .write_record(&NewRecord {
+            record_type: RecordType::Response,
+            fields,
+            block,
+        })
+        .unwrap();
+    let warc = dir.path().join("page.warc.gz");
+    std::fs::write(&warc, writer.finish().unwrap()).unwrap();
+    let out = dir.path().join("out");
+    let status = dbce()
+        .args(["run", "--quiet", "--markdown", "--out"])
+        .arg(&out)
+        .arg(&warc)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut lines = String::new();
+    for entry in std::fs::read_dir(out.join("text")).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut lines)
+            .unwrap();
+    }
+    let line: serde_json::Value = serde_json::from_str(lines.trim()).unwrap();
+    assert_eq!(line["method"], "single");
+    assert_eq!(
+        format!("{}\n", line["text"].as_str().unwrap()),
+        extract(&["--url", URL])
+    );
+    assert_eq!(
+        format!("{}\n", line["markdown"].as_str().unwrap()),
+        extract(&["--url", URL, "--format", "markdown"])
+    );
+}
