@@ -2,7 +2,7 @@
 //! encoding sniffing algorithm (§13.2.3.2) with `chardetng` in place of the browser's guess.
 
 use chardetng::EncodingDetector;
-use encoding_rs::{Encoding, ISO_2022_JP, REPLACEMENT, WINDOWS_1252};
+use encoding_rs::{Encoding, ISO_2022_JP, REPLACEMENT, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 use crate::mime::charset_param;
 use crate::prescan::prescan;
@@ -33,6 +33,33 @@ pub struct DecodedHtml {
     pub source: CharsetSource,
     /// Whether malformed byte sequences were replaced by U+FFFD.
     pub had_errors: bool,
+}
+
+/// The largest share of a decoded page that may be U+FFFD or control characters (other than
+/// tab, line feed, form feed and carriage return) for it to be text. Pages of real text have
+/// next to none; random bytes decoded as windows-1252 have about one in nine, as UTF-8 about
+/// one in two.
+const MAX_NOT_TEXT_SHARE: f64 = 0.05;
+
+impl DecodedHtml {
+    /// Whether the decoded page is text: at most 5% of its characters are U+FFFD or control
+    /// characters. Bytes that are not text (binary data labelled HTML, text in a charset it was
+    /// not decoded from) are mostly such characters.
+    #[must_use]
+    pub fn is_text(&self) -> bool {
+        let (mut total, mut not_text) = (0_usize, 0_usize);
+        for c in self.text.chars() {
+            total += 1;
+            let control = c.is_control() && !matches!(c, '\t' | '\n' | '\u{c}' | '\r');
+            if control || c == char::REPLACEMENT_CHARACTER {
+                not_text += 1;
+            }
+        }
+        // Counts of a page held in memory: far below 2^52, exact as f64.
+        #[allow(clippy::cast_precision_loss)]
+        let share = not_text as f64 / total.max(1) as f64;
+        share <= MAX_NOT_TEXT_SHARE
+    }
 }
 
 /// Decodes an HTML body to UTF-8, choosing its encoding from, in order: a byte order mark, the
@@ -77,10 +104,10 @@ fn resolve(
     let from_http = http_content_type
         .and_then(charset_param)
         .and_then(|label| Encoding::for_label(label.as_bytes()));
-    if let Some(encoding) = from_http.filter(|e| is_usable(e)) {
+    if let Some(encoding) = from_http.filter(|e| is_usable(e) && is_plausible(e, body)) {
         return (encoding, CharsetSource::Http, 0);
     }
-    if let Some(encoding) = prescan(body).filter(|e| is_usable(e)) {
+    if let Some(encoding) = prescan(body).filter(|e| is_usable(e) && is_plausible(e, body)) {
         return (encoding, CharsetSource::Meta, 0);
     }
     let (encoding, source) = detect(body, tld);
@@ -90,6 +117,21 @@ fn resolve(
 /// Whether a label's encoding can decode text; `replacement` only yields U+FFFD.
 fn is_usable(encoding: &'static Encoding) -> bool {
     encoding != REPLACEMENT
+}
+
+/// How many leading bytes [`is_plausible`] looks at.
+const PLAUSIBILITY_SAMPLE: usize = 4096;
+
+/// Whether a declared encoding can be the body's. UTF-16 without a byte order mark is
+/// implausible for a body with (almost) no NUL bytes: HTML markup is ASCII, which UTF-16 writes
+/// with a NUL byte per character, so ASCII labelled UTF-16 would decode to CJK-looking garbage.
+fn is_plausible(encoding: &'static Encoding, body: &[u8]) -> bool {
+    if encoding != UTF_16LE && encoding != UTF_16BE {
+        return true;
+    }
+    let sample = &body[..body.len().min(PLAUSIBILITY_SAMPLE)];
+    let nuls = memchr::memchr_iter(0, sample).count();
+    nuls * 8 >= sample.len()
 }
 
 /// Detection with `chardetng`, or the default when the body gives nothing to detect from.

@@ -166,3 +166,47 @@ fn dns_labels_are_validated() {
     assert_eq!(dns_label("рф"), None);
     assert_eq!(dns_label(""), None);
 }
+
+#[test]
+fn ascii_labelled_utf_16_is_not_decoded_as_utf_16() {
+    let body = b"<html><body><p>Plain ASCII text, labelled UTF-16 by mistake.</p></body></html>";
+    for label in ["utf-16", "utf-16le", "utf-16be"] {
+        let html = decode_html(body, Some(&format!("text/html; charset={label}")));
+        assert_eq!(html.text.as_bytes(), &body[..], "{label}");
+        assert_ne!(html.source, CharsetSource::Http);
+        assert!(html.is_text());
+    }
+}
+
+#[test]
+fn utf_16_without_bom_is_still_taken_from_its_label() {
+    let text = "<p>Hello</p>";
+    let body: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let html = decode_html(&body, Some("text/html; charset=utf-16le"));
+    assert_eq!(
+        (html.text.as_str(), html.source),
+        (text, CharsetSource::Http)
+    );
+}
+
+#[test]
+fn random_bytes_are_not_text() {
+    // A fixed pseudo-random sequence (xorshift), as binary data labelled HTML would be.
+    let mut state = 0x2545_f491_u32;
+    let body: Vec<u8> = (0..4096)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state.to_le_bytes()[0]
+        })
+        .collect();
+    for content_type in [None, Some("text/html; charset=utf-8")] {
+        assert!(
+            !decode_html(&body, content_type).is_text(),
+            "{content_type:?}"
+        );
+    }
+    let page = decode_html(RUSSIAN.as_bytes(), Some("text/html; charset=utf-8"));
+    assert!(page.is_text());
+}

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::pages_path;
 use crate::fetch::{FetchError, PageFetcher};
-use crate::group::{self, BUCKETS, LshBucket};
+use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
@@ -197,9 +197,7 @@ pub fn run_annotate(
     let before = pages.len();
     pages.dedup_by_key(|p| p.page);
     (pages.len()..before).for_each(|_| report.skip("duplicate-record"));
-    let bucket_path = work.path(group::STAGE, format!("buckets/{partition:05}.bin"));
-    let buckets =
-        ArtifactReader::<LshBucket>::open(&bucket_path, BUCKETS)?.collect::<Result<Vec<_>, _>>()?;
+    let buckets = group::read_buckets(work, partition)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| dbce_learn::model::load(config.annotate.model.as_deref()))

@@ -33,6 +33,10 @@ pub enum FetchError {
     /// The record no longer decodes as an HTML page.
     #[error("refetch-not-a-page")]
     NotAPage,
+    /// The record reads as a page, but its words are not those the run labelled (the file or
+    /// the parser's settings changed since `annotate`).
+    #[error("refetch-runs-do-not-fit")]
+    RunsDoNotFit,
 }
 
 impl FetchError {
@@ -43,6 +47,7 @@ impl FetchError {
             Self::Io => "refetch-io",
             Self::NotAtOffset => "refetch-not-at-offset",
             Self::NotAPage => "refetch-not-a-page",
+            Self::RunsDoNotFit => "refetch-runs-do-not-fit",
         }
     }
 }

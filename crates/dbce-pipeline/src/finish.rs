@@ -263,7 +263,10 @@ pub fn run_finish(
 
 /// The annotated pages of `partition`, by page id. `annotate` wrote each page once (duplicates
 /// of a record were counted there), so there is nothing to reconcile.
-fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
+///
+/// # Errors
+/// Fails when the partition's file cannot be read or is damaged.
+pub fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
     let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
     let mut pages =
         ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?.collect::<Result<Vec<_>, _>>()?;
@@ -355,6 +358,10 @@ pub struct StageCounts {
     pub output: u64,
     /// What it skipped, by reason.
     pub skipped: BTreeMap<String, u64>,
+    /// Items taken in despite something irregular, by warning; outside the balance (for
+    /// `read`: records read as warcio reads them, e.g. `warc:short-block`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub warnings: BTreeMap<String, u64>,
 }
 
 /// `report.json`: every stage's counts, where `input = output + Σ skipped` always holds.
@@ -368,6 +375,25 @@ pub struct RunReport {
     pub stages: BTreeMap<String, StageCounts>,
     /// Documents in the full-text index.
     pub indexed: u64,
+}
+
+/// The stages in pipeline order, the last step (`index`) last.
+const STAGE_ORDER: [&str; 5] = [
+    read::STAGE,
+    group::STAGE,
+    annotate::STAGE,
+    STAGE,
+    INDEX_STAGE,
+];
+
+/// A stage's name in `report.json` and `timings.json`: its place in the pipeline and its name,
+/// `1-read` … `4-finish`, `5-index`, so that names sort in pipeline order.
+pub fn report_stage_name(stage: &str) -> String {
+    let order = STAGE_ORDER
+        .iter()
+        .position(|s| *s == stage)
+        .map_or(STAGE_ORDER.len(), |i| i + 1);
+    format!("{order}-{stage}")
 }
 
 /// The index documents of one partition's pages.
@@ -455,21 +481,19 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
     }
     let summary = summary?;
     let mut stages = BTreeMap::new();
-    for (order, stage) in [read::STAGE, group::STAGE, annotate::STAGE, STAGE]
-        .into_iter()
-        .enumerate()
-    {
+    for stage in [read::STAGE, group::STAGE, annotate::STAGE, STAGE] {
         let manifest = work.manifest(stage)?;
         let mut total = StageReport::new(stage, 0);
         for shard in 0..manifest.shards {
             total.absorb(&work.report(stage, shard)?);
         }
         stages.insert(
-            format!("{}-{stage}", order + 1),
+            report_stage_name(stage),
             StageCounts {
                 input: total.input,
                 output: total.emitted,
                 skipped: total.skipped.clone(),
+                warnings: total.warnings.clone(),
             },
         );
     }

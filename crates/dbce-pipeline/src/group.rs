@@ -51,14 +51,29 @@ pub fn run_group(
         }
     }
     let mut report = StageReport::new(STAGE, partition);
-    let path = work.path(STAGE, format!("buckets/{partition:05}.bin"));
-    let mut out = ArtifactWriter::create(&path, BUCKETS)?;
+    let mut out = ArtifactWriter::create(&buckets_path(work, partition), BUCKETS)?;
     for bucket in buckets(rows, &mut report) {
         out.push(&bucket)?;
     }
     out.finish()?;
     work.finish_shard(&report)?;
     Ok(report)
+}
+
+/// The file of `partition`'s buckets.
+fn buckets_path(work: &WorkDir, partition: u32) -> std::path::PathBuf {
+    work.path(STAGE, format!("buckets/{partition:05}.bin"))
+}
+
+/// The buckets stage `group` wrote for `partition`, sorted by key.
+///
+/// # Errors
+/// Fails when the file cannot be read or is damaged.
+pub fn read_buckets(work: &WorkDir, partition: u32) -> Result<Vec<LshBucket>, StageError> {
+    Ok(
+        ArtifactReader::<LshBucket>::open(&buckets_path(work, partition), BUCKETS)?
+            .collect::<Result<Vec<_>, _>>()?,
+    )
 }
 
 /// Groups band rows into buckets of two or more pages, in key order; the report counts each row

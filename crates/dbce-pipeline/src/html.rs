@@ -22,6 +22,9 @@ pub enum NotAPage {
     BadBody,
     /// The payload is not HTML.
     NotHtml,
+    /// The payload decodes to characters that are mostly not text (U+FFFD, control
+    /// characters): binary data or text in a charset it does not say.
+    NotText,
     /// The block was not kept by the reader.
     NoBody,
 }
@@ -37,6 +40,7 @@ impl NotAPage {
             Self::HttpStatus => "http-status-not-2xx",
             Self::BadBody => "undecodable-body",
             Self::NotHtml => "not-html",
+            Self::NotText => "not-text",
             Self::NoBody => "no-body",
         }
     }
@@ -84,17 +88,72 @@ pub fn captured_html(record: &Record, limits: &HttpLimits) -> Result<CapturedHtm
         if !is_html(response.content_type(), &body.bytes) {
             return Err(NotAPage::NotHtml);
         }
-        decode_html_with_tld(&body.bytes, response.content_type(), tld).text
+        decode_html_with_tld(&body.bytes, response.content_type(), tld)
     } else {
         if !is_html(record.header.content_type(), block) {
             return Err(NotAPage::NotHtml);
         }
-        decode_html_with_tld(block, record.header.content_type(), tld).text
+        decode_html_with_tld(block, record.header.content_type(), tld)
     };
+    if !html.is_text() {
+        return Err(NotAPage::NotText);
+    }
+    let html = html.text;
     Ok(CapturedHtml {
         url: uri.trim().to_owned(),
         site,
         captured,
         html,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use dbce_warc::{Entry, Headers, NewRecord, ReaderConfig, WarcReader, WarcWriter};
+
+    use super::*;
+
+    fn response(body: &[u8]) -> Record {
+        let mut fields = Headers::new();
+        fields.push(
+            "WARC-Record-ID",
+            "<urn:uuid:00000000-0000-0000-0000-000000000001>",
+        );
+        fields.push("WARC-Date", "2024-05-01T12:00:00Z");
+        fields.push("WARC-Target-URI", "http://example.com/");
+        fields.push("Content-Type", "application/http; msgtype=response");
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let block = [head.as_bytes(), body].concat();
+        let mut writer = WarcWriter::new(Vec::new());
+        writer
+            .write_record(&NewRecord {
+                record_type: RecordType::Response,
+                fields,
+                block,
+            })
+            .unwrap();
+        let bytes = writer.finish().unwrap();
+        let mut reader =
+            WarcReader::new(std::io::Cursor::new(bytes), ReaderConfig::default()).unwrap();
+        match reader.next_entry().unwrap() {
+            Some(Entry::Record(record)) => record,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_text_are_no_page() {
+        let mut body = b"<html><body>".to_vec();
+        body.extend((0..2000_u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+        let record = response(&body);
+        assert_eq!(
+            captured_html(&record, &HttpLimits::default()),
+            Err(NotAPage::NotText)
+        );
+        let page = response(b"<html><body><p>A page of text.</p></body></html>");
+        assert!(captured_html(&page, &HttpLimits::default()).is_ok());
+    }
 }

@@ -36,6 +36,8 @@ mod report;
 mod shard;
 pub mod site;
 pub mod skips;
+pub mod timings;
+pub mod view;
 pub mod work;
 
 pub use bands::BucketKey;
@@ -44,6 +46,7 @@ pub use error::StageError;
 pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Timestamp};
 pub use report::StageReport;
 pub use shard::Shard;
+pub use timings::StageTimings;
 pub use work::WorkDir;
 
 use rayon::prelude::*;
@@ -93,9 +96,11 @@ pub fn run_local(
 ) -> Result<finish::RunReport, StageError> {
     let world = world.max(1);
     let partitions = config.lsh.partitions;
+    // Returns the stage's wall-clock seconds.
     let each = |stage: &str,
                 shards: u32,
                 step: &(dyn Fn(u32) -> Result<StageReport, StageError> + Sync)| {
+        let started = std::time::Instant::now();
         let done = std::sync::atomic::AtomicU64::new(0);
         progress(stage, 0, u64::from(shards));
         (0..shards).into_par_iter().try_for_each(|shard| {
@@ -103,23 +108,36 @@ pub fn run_local(
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(stage, n, u64::from(shards));
             Ok::<(), StageError>(())
-        })
+        })?;
+        Ok::<(String, f64), StageError>((
+            finish::report_stage_name(stage),
+            started.elapsed().as_secs_f64(),
+        ))
     };
-    each(read::STAGE, world, &|rank| {
-        read::run_read(work, config, inputs, Shard { rank, world })
-    })?;
-    each(group::STAGE, partitions, &|p| {
-        group::run_group(work, config, p)
-    })?;
-    each(annotate::STAGE, partitions, &|p| {
-        annotate::run_annotate(work, config, p)
-    })?;
-    each(finish::STAGE, partitions, &|p| {
-        finish::run_finish(work, config, p, out)
-    })?;
-    progress("index", 0, 1);
+    let mut timings = StageTimings::default();
+    timings.seconds.extend([
+        each(read::STAGE, world, &|rank| {
+            read::run_read(work, config, inputs, Shard { rank, world })
+        })?,
+        each(group::STAGE, partitions, &|p| {
+            group::run_group(work, config, p)
+        })?,
+        each(annotate::STAGE, partitions, &|p| {
+            annotate::run_annotate(work, config, p)
+        })?,
+        each(finish::STAGE, partitions, &|p| {
+            finish::run_finish(work, config, p, out)
+        })?,
+    ]);
+    progress(finish::INDEX_STAGE, 0, 1);
+    let started = std::time::Instant::now();
     let report = finish::run_index(work, config, out)?;
-    progress("index", 1, 1);
+    timings.seconds.insert(
+        finish::report_stage_name(finish::INDEX_STAGE),
+        started.elapsed().as_secs_f64(),
+    );
+    progress(finish::INDEX_STAGE, 1, 1);
+    timings.write(work)?;
     Ok(report)
 }
 

@@ -200,6 +200,13 @@ impl ReadStep {
     }
 
     fn take_batch(&mut self, batch: Vec<Entry>, file: FileId) -> Result<(), StageError> {
+        for entry in &batch {
+            if let Entry::Record(record) = entry {
+                for warning in &record.warnings {
+                    self.report.warn(format!("warc:{}", warning.name()));
+                }
+            }
+        }
         let outcomes: Vec<Outcome> = batch
             .into_par_iter()
             .map(|entry| match entry {

@@ -17,6 +17,11 @@ pub struct StageReport {
     pub emitted: u64,
     /// Items that did not go out, by reason.
     pub skipped: BTreeMap<String, u64>,
+    /// Items taken in despite something irregular, by warning (for `read`: archive records
+    /// read as warcio reads them, e.g. `warc:short-block`). Not part of the balance: a warned
+    /// item is also counted as emitted or skipped.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub warnings: BTreeMap<String, u64>,
 }
 
 impl StageReport {
@@ -41,12 +46,20 @@ impl StageReport {
         *self.skipped.entry(reason.into()).or_default() += 1;
     }
 
+    /// Counts one warning about an item that is also counted as emitted or skipped.
+    pub fn warn(&mut self, warning: impl Into<String>) {
+        *self.warnings.entry(warning.into()).or_default() += 1;
+    }
+
     /// Adds the counts of another report of the same stage.
     pub fn absorb(&mut self, other: &StageReport) {
         self.input += other.input;
         self.emitted += other.emitted;
         for (reason, count) in &other.skipped {
             *self.skipped.entry(reason.clone()).or_default() += count;
+        }
+        for (warning, count) in &other.warnings {
+            *self.warnings.entry(warning.clone()).or_default() += count;
         }
     }
 
@@ -66,6 +79,7 @@ mod tests {
         report.emit();
         report.skip("not-html");
         report.skip("not-html");
+        report.warn("warc:short-block");
         let mut total = StageReport::new("read", 0);
         total.absorb(&report);
         total.absorb(&report);
@@ -74,5 +88,6 @@ mod tests {
             (6, 2, 4)
         );
         assert!(total.balances());
+        assert_eq!(total.warnings["warc:short-block"], 2);
     }
 }

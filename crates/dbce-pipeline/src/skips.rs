@@ -16,6 +16,10 @@ pub struct SkipLine {
     pub file: FileId,
     /// Byte offset in the file.
     pub offset: u64,
+    /// Offset in the decompressed stream, for an entry inside a compressed member that holds
+    /// more (whole-file gzip or zstd): `dbce get FILE --stream-offset N` reaches it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_offset: Option<u64>,
     /// Why: a reader reason prefixed `warc:`, or a page reason such as `not-html`.
     pub reason: String,
     /// The record's `WARC-Record-ID`, when known.
@@ -29,6 +33,7 @@ impl SkipLine {
         Self {
             file,
             offset: skip.offset,
+            stream_offset: skip.stream_offset,
             reason: format!("warc:{}", skip.reason.name()),
             record_id: skip.record_id.clone(),
         }
@@ -39,6 +44,7 @@ impl SkipLine {
         Self {
             file: source.file,
             offset: source.offset,
+            stream_offset: record.locator.shared.then_some(record.stream_offset),
             reason: reason.to_owned(),
             record_id: record.header.record_id().map(str::to_owned),
         }

@@ -12,8 +12,13 @@ pub enum SkipReason {
     TruncatedRecord,
     /// The file ended inside a gzip member or zstd frame.
     TruncatedMember,
-    /// A gzip member or zstd frame could not be decompressed (bad header, data or checksum).
+    /// A gzip member or zstd frame could not be decompressed (bad header or data). The records
+    /// decoded before the damage were read; this skip stands for the rest of the member.
     CorruptMember,
+    /// A gzip member or zstd frame decompressed to its end, but its checksum (or gzip size) does
+    /// not match. Its records were read (each checked by its grammar and `Content-Length`, and
+    /// by its `WARC-Block-Digest` where present); nothing was lost.
+    ChecksumMismatch,
     /// Bytes that are neither a record nor a compressed member.
     Garbage {
         /// How many bytes were passed over.
@@ -54,6 +59,7 @@ impl SkipReason {
             Self::TruncatedRecord => "truncated-record",
             Self::TruncatedMember => "truncated-member",
             Self::CorruptMember => "corrupt-member",
+            Self::ChecksumMismatch => "checksum-mismatch",
             Self::Garbage { .. } => "garbage",
             Self::BadVersionLine => "bad-version-line",
             Self::MalformedHeader => "malformed-header",
@@ -71,6 +77,9 @@ impl fmt::Display for SkipReason {
             Self::TruncatedRecord => f.write_str("file ends inside a record"),
             Self::TruncatedMember => f.write_str("file ends inside a compressed member"),
             Self::CorruptMember => f.write_str("compressed member cannot be decompressed"),
+            Self::ChecksumMismatch => {
+                f.write_str("compressed member's checksum does not match; its records were read")
+            }
             Self::Garbage { length } => write!(f, "{length} bytes of garbage between records"),
             Self::BadVersionLine => f.write_str("no valid WARC/ARC version line"),
             Self::MalformedHeader => f.write_str("malformed header block"),
@@ -86,11 +95,44 @@ impl fmt::Display for SkipReason {
     }
 }
 
+/// Something irregular about a record that was nevertheless read, as warcio reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ReadWarning {
+    /// Header lines end CR CR LF instead of CR LF.
+    CrCrLf,
+    /// The file ends inside the block (the file's last record, with no record start in what
+    /// there is of its block): the block is shorter than its `Content-Length`.
+    ShortBlock {
+        /// The declared `Content-Length`.
+        declared: u64,
+        /// The bytes there were.
+        read: u64,
+    },
+}
+
+impl ReadWarning {
+    /// A short stable name for counting warnings, e.g. `short-block`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::CrCrLf => "cr-cr-lf",
+            Self::ShortBlock { .. } => "short-block",
+        }
+    }
+}
+
 /// Bytes of an archive the reader passed over, where they are and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Skip {
     /// Byte offset in the file where the skipped bytes begin.
     pub offset: u64,
+    /// Where in the decompressed stream they begin, when `offset` is that of a compressed
+    /// member holding more than the skipped bytes (a whole-file gzip or zstd archive): the
+    /// position `dbce get --stream-offset` reaches. Counted, like [`crate::Record`]'s
+    /// `stream_offset`, from where the reader started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_offset: Option<u64>,
     /// Why they were skipped.
     pub reason: SkipReason,
     /// The `WARC-Record-ID` of the skipped record, when its header could be read.
@@ -100,7 +142,11 @@ pub struct Skip {
 
 impl fmt::Display for Skip {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "offset {}: {}", self.offset, self.reason)?;
+        write!(f, "offset {}", self.offset)?;
+        if let Some(stream_offset) = self.stream_offset {
+            write!(f, " (decompressed offset {stream_offset})")?;
+        }
+        write!(f, ": {}", self.reason)?;
         if let Some(id) = &self.record_id {
             write!(f, " (record {id})")?;
         }

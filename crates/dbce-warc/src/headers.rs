@@ -48,7 +48,11 @@ impl Headers {
     pub fn parse(block: &[u8]) -> Result<Self, HeaderError> {
         let mut fields: Vec<(String, String)> = Vec::new();
         for (index, raw) in block.split(|&b| b == b'\n').enumerate() {
-            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+            // Lines may end CR LF, LF, or (written by some tools) CR CR LF.
+            let mut line = raw;
+            while let Some(shorter) = line.strip_suffix(b"\r") {
+                line = shorter;
+            }
             if line.is_empty() {
                 continue;
             }

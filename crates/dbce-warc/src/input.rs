@@ -71,6 +71,22 @@ impl<R: Read + Seek> Input<R> {
         self.fill_to(1)
     }
 
+    /// The last `n` consumed bytes (fewer at the start of the file), re-read from the file when
+    /// they are no longer buffered.
+    pub(crate) fn recent(&mut self, n: usize) -> io::Result<Vec<u8>> {
+        if self.start >= n {
+            return Ok(self.buf[self.start - n..self.start].to_vec());
+        }
+        let offset = self.offset;
+        let from = offset.saturating_sub(n as u64);
+        self.seek(from)?;
+        // At most `n` bytes, so the difference fits in usize.
+        let len = usize::try_from(offset - from).unwrap_or(n);
+        let bytes = self.fill_to(len)?[..len].to_vec();
+        self.consume(len);
+        Ok(bytes)
+    }
+
     /// Moves to file offset `to`, dropping the buffer.
     pub(crate) fn seek(&mut self, to: u64) -> io::Result<()> {
         if to >= self.offset && to - self.offset <= (self.end - self.start) as u64 {

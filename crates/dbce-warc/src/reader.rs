@@ -1,13 +1,14 @@
 //! Reading records one after another, reporting what cannot be read and resynchronising.
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Seek};
 
 use crate::arc;
 use crate::digest::{self, DigestCheck};
 use crate::stream::{Compression, Fault, Status, Stream};
 use crate::{
-    ArchiveFormat, Body, Error, Headers, ReaderConfig, Record, RecordHeader, RecordLocator, Skip,
-    SkipReason,
+    ArchiveFormat, Body, Error, Headers, ReadWarning, ReaderConfig, Record, RecordHeader,
+    RecordLocator, Skip, SkipReason,
 };
 
 /// What the reader found next: a record, or bytes it had to pass over.
@@ -41,6 +42,13 @@ pub struct WarcReader<R> {
     arc_version: arc::Version,
     header: Vec<u8>,
     failed: bool,
+    /// A fault of the compressed stream met right after a record's block: reported after the
+    /// record, which it did not damage.
+    fault_after_block: Option<Fault>,
+    /// Whether a line of the header block just read ends CR CR LF.
+    header_lines_end_cr_cr_lf: bool,
+    /// Skips to yield, in order, before reading on.
+    pending: VecDeque<Skip>,
 }
 
 /// Where a record began.
@@ -51,11 +59,20 @@ struct Start {
     member_file: u64,
     /// The record starts a compressed member, so it must end with it.
     framed: bool,
+    /// The file is compressed: positions in the decompressed stream differ from file offsets.
+    compressed: bool,
 }
 
 impl Start {
     fn offset(&self) -> u64 {
         self.exact.unwrap_or(self.member_file)
+    }
+
+    /// The decompressed offset, in a compressed file: lengths of skips count decompressed
+    /// bytes from there, and for a member holding more than one record it is the only way to
+    /// reach the record.
+    fn stream_offset(&self) -> Option<u64> {
+        self.compressed.then_some(self.stream)
     }
 }
 
@@ -64,6 +81,8 @@ enum Problem {
     Io(io::Error),
     Fault(Fault),
     Skip(SkipReason, Resync),
+    /// The file's last record, its block cut short by the end of the file (declared length).
+    ShortBlock(Vec<u8>, u64),
 }
 
 enum Resync {
@@ -95,6 +114,9 @@ impl<R: Read + Seek> WarcReader<R> {
             arc_version: arc::Version::V1,
             header: Vec::with_capacity(4096),
             failed: false,
+            fault_after_block: None,
+            header_lines_end_cr_cr_lf: false,
+            pending: VecDeque::new(),
         })
     }
 
@@ -106,6 +128,36 @@ impl<R: Read + Seek> WarcReader<R> {
     /// The format detected, once the first record has been seen.
     pub fn format(&self) -> Option<ArchiveFormat> {
         self.format
+    }
+
+    /// Passes over `n` decompressed bytes, as many as there are if the stream ends first, so
+    /// that reading starts at a record inside a compressed member: a [`Skip::stream_offset`]
+    /// or a [`Record::stream_offset`], counted from where the reader started. Damage on the
+    /// way is passed over too (the decompressed offsets count the bytes decoded before it).
+    /// Returns how many bytes were passed over.
+    ///
+    /// # Errors
+    /// Only when reading the file fails.
+    pub fn skip_decompressed(&mut self, n: u64) -> Result<u64, Error> {
+        let start = self.stream.position();
+        let mut remaining = n;
+        while remaining > 0 {
+            let status = self.stream.fill(true).map_err(|source| Error::Io {
+                offset: self.stream.file_offset(),
+                source,
+            })?;
+            match status {
+                Status::Data => {
+                    let available = self.stream.buffered().len();
+                    let take = usize::try_from(remaining).map_or(available, |r| r.min(available));
+                    self.stream.consume(take);
+                    remaining -= take as u64;
+                }
+                Status::Fault(_) => {}
+                Status::Eof | Status::MemberEnd => break,
+            }
+        }
+        Ok(self.stream.position() - start)
     }
 
     /// The next record or skip; `None` at the end of the file.
@@ -120,40 +172,64 @@ impl<R: Read + Seek> WarcReader<R> {
     }
 
     fn next_entry_io(&mut self) -> io::Result<Option<Entry>> {
+        if let Some(skip) = self.pending.pop_front() {
+            return Ok(Some(Entry::Skip(skip)));
+        }
         match self.skip_newlines(true)? {
             Status::Data => {}
-            Status::Fault(fault) => return Ok(Some(Entry::Skip(fault_skip(fault, None)))),
+            Status::Fault(fault) => return Ok(Some(Entry::Skip(fault_skip(fault, None, None)))),
             Status::Eof | Status::MemberEnd => return Ok(None),
         }
         let start = self.start();
         let status = self.stream.peek(arc::MAX_LINE)?;
         if let Status::Fault(fault) = status {
-            return Ok(Some(Entry::Skip(fault_skip(fault, None))));
+            return Ok(Some(Entry::Skip(fault_skip(fault, None, None))));
         }
         let head = self.stream.buffered();
-        let format = match self.format {
-            Some(format) => format,
-            None => {
-                let format = detect_format(head);
-                if format == ArchiveFormat::Arc && !head.starts_with(b"filedesc://") {
-                    // Started at a record inside an ARC file (random access by offset).
-                    self.arc_version = arc::version_of_line(head);
-                }
-                *self.format.insert(format)
+        if self.format.is_none() && starts_record(None, head) {
+            let format = detect_format(head);
+            if format == ArchiveFormat::Arc && !head.starts_with(b"filedesc://") {
+                // Started at a record inside an ARC file (random access by offset).
+                self.arc_version = arc::version_of_line(head);
             }
-        };
-        if !is_record_start(format, head) {
+            self.format = Some(format);
+        }
+        let Some(format) = self.format.filter(|&f| is_record_start(f, head)) else {
             let length = self.scan_to_record_start(!start.framed)?;
             let reason = SkipReason::Garbage { length };
             return Ok(Some(Entry::Skip(Skip {
                 offset: start.offset(),
+                stream_offset: start.stream_offset(),
                 reason,
                 record_id: None,
             })));
-        }
-        match self.read_record(start, format) {
-            Ok(record) => Ok(Some(Entry::Record(record))),
-            Err(problem) => self.recover(start, problem).map(Some),
+        };
+        self.fault_after_block = None;
+        let read = self.read_record(start, format);
+        let fault_after_block = self.fault_after_block.take();
+        match (read, fault_after_block) {
+            (Ok(record), None) => Ok(Some(Entry::Record(record))),
+            (Ok(record), Some(fault)) => {
+                // The member was damaged after this record's block: the record stands if its
+                // own digest (where it has one) vouches for it.
+                if block_digest_fails(&record) {
+                    let record_id = record.header.record_id().map(str::to_owned);
+                    Ok(Some(Entry::Skip(fault_skip(
+                        fault,
+                        record_id,
+                        start.stream_offset(),
+                    ))))
+                } else {
+                    self.pending.push_back(fault_skip(fault, None, None));
+                    Ok(Some(Entry::Record(record)))
+                }
+            }
+            (Err(problem), fault_after_block) => {
+                let entry = self.recover(start, problem)?;
+                self.pending
+                    .extend(fault_after_block.map(|fault| fault_skip(fault, None, None)));
+                Ok(Some(entry))
+            }
         }
     }
 
@@ -165,6 +241,7 @@ impl<R: Read + Seek> WarcReader<R> {
             exact,
             member_file: self.stream.member().file_start,
             framed: compressed && exact.is_some(),
+            compressed,
         }
     }
 
@@ -172,8 +249,15 @@ impl<R: Read + Seek> WarcReader<R> {
         let record_id = self.parsed_record_id();
         let (reason, resync) = match problem {
             Problem::Io(error) => return Err(error),
-            Problem::Fault(fault) => return Ok(Entry::Skip(fault_skip(fault, record_id))),
+            Problem::Fault(fault) => {
+                return Ok(Entry::Skip(fault_skip(
+                    fault,
+                    record_id,
+                    start.stream_offset(),
+                )));
+            }
             Problem::Skip(reason, resync) => (reason, resync),
+            Problem::ShortBlock(..) => (SkipReason::TruncatedRecord, Resync::Here),
         };
         match resync {
             Resync::Here => {}
@@ -186,9 +270,14 @@ impl<R: Read + Seek> WarcReader<R> {
         }
         Ok(Entry::Skip(Skip {
             offset: start.offset(),
+            stream_offset: start.stream_offset(),
             reason,
             record_id,
         }))
+    }
+
+    fn is_compressed(&self) -> bool {
+        self.stream.compression() != Compression::None
     }
 
     fn parsed_record_id(&self) -> Option<String> {
@@ -211,10 +300,25 @@ impl<R: Read + Seek> WarcReader<R> {
             },
             Resync::Forward,
         ))?;
+        let mut warnings = Vec::new();
+        if self.header_lines_end_cr_cr_lf {
+            warnings.push(ReadWarning::CrCrLf);
+        }
         let body_start = self.stream.position();
-        let body = self.read_body(length, &header, cross)?;
-        let block_end = self.stream.position();
-        self.read_trailer(length, body_start, cross)?;
+        let body = match self.read_body(length, &header, cross) {
+            Ok(body) => {
+                let block_end = self.stream.position();
+                self.read_trailer(length, body_start, &body, cross)?;
+                (body, block_end)
+            }
+            Err(Problem::ShortBlock(kept, declared)) => {
+                let read = kept.len() as u64;
+                warnings.push(ReadWarning::ShortBlock { declared, read });
+                (Body::Buffered(kept), self.stream.position())
+            }
+            Err(problem) => return Err(problem),
+        };
+        let (body, block_end) = body;
         let locator = self.locate(start, block_end)?;
         if format == ArchiveFormat::Warc {
             check_mandatory(&header)?;
@@ -229,18 +333,22 @@ impl<R: Read + Seek> WarcReader<R> {
             stream_offset: start.stream,
             format,
             digests,
+            warnings,
         })
     }
 
     /// Reads header lines up to and including the blank line into `self.header`.
     fn read_header_block(&mut self, format: ArchiveFormat, cross: bool) -> Result<(), Problem> {
         self.header.clear();
+        self.header_lines_end_cr_cr_lf = false;
         let limit = self.config.max_header_size;
         loop {
             let line_start = self.header.len();
             self.read_line(limit, cross)?;
             let line = &self.header[line_start..];
-            let blank = line == b"\r\n" || line == b"\n";
+            // Lines ending CR CR LF (written by some tools) are read as warcio reads them.
+            self.header_lines_end_cr_cr_lf |= line.ends_with(b"\r\r\n");
+            let blank = line.iter().all(|&b| b == b'\r' || b == b'\n');
             if format == ArchiveFormat::Arc || (blank && line_start > 0) {
                 return Ok(());
             }
@@ -290,14 +398,13 @@ impl<R: Read + Seek> WarcReader<R> {
         } else {
             Vec::new()
         };
+        let body_start = self.stream.position();
         let mut remaining = length;
         while remaining > 0 {
             match self.stream.fill(cross)? {
                 Status::Data => {}
                 Status::Fault(fault) => return Err(Problem::Fault(fault)),
-                Status::Eof => {
-                    return Err(Problem::Skip(SkipReason::TruncatedRecord, Resync::Here));
-                }
+                Status::Eof => return Err(self.block_cut_by_eof(length, body_start, kept)),
                 Status::MemberEnd if self.next_member_continues()? => {
                     cross = true;
                     continue;
@@ -329,6 +436,26 @@ impl<R: Read + Seek> WarcReader<R> {
         })
     }
 
+    /// The file ended inside a block. In an uncompressed file, a `Content-Length` that runs
+    /// over later records is found out by looking for a record start in the block: the rest is
+    /// then read again from the block's start. With none, the record is the file's last: its
+    /// kept block is taken as it is, as warcio takes it, with a [`ReadWarning::ShortBlock`].
+    fn block_cut_by_eof(&mut self, declared: u64, body_start: u64, kept: Vec<u8>) -> Problem {
+        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        let rewindable = !self.is_compressed();
+        if !rewindable {
+            return Problem::Skip(SkipReason::TruncatedRecord, Resync::Here);
+        }
+        let keeps = self.stream.position() - body_start == kept.len() as u64;
+        if keeps && find_record_start(format, &kept).is_none() {
+            return Problem::ShortBlock(kept, declared);
+        }
+        Problem::Skip(
+            SkipReason::LengthMismatch { declared },
+            Resync::From(body_start),
+        )
+    }
+
     /// At the end of a member inside a block: whether the next member goes on with the block
     /// (some writers split a record over several members) rather than starting a record, which
     /// means the block's `Content-Length` was too long.
@@ -348,26 +475,72 @@ impl<R: Read + Seek> WarcReader<R> {
 
     /// Consumes the newlines after a block. A block followed by anything else (but the end of
     /// its member or file) was not as long as its `Content-Length` said.
-    fn read_trailer(&mut self, declared: u64, body_start: u64, cross: bool) -> Result<(), Problem> {
-        let newlines = self.skip_newlines_counted(cross)?;
-        if newlines > 0 {
+    fn read_trailer(
+        &mut self,
+        declared: u64,
+        body_start: u64,
+        body: &Body,
+        cross: bool,
+    ) -> Result<(), Problem> {
+        let before = self.stream.position();
+        let status = self.skip_newlines(cross)?;
+        if let Status::Fault(fault) = status {
+            self.fault_after_block = Some(fault);
             return Ok(());
+        }
+        if self.stream.position() > before {
+            return self.check_next_start(declared, body_start, body);
         }
         match self.stream.fill(false)? {
             Status::Data => {
                 let reason = SkipReason::LengthMismatch { declared };
                 Err(Problem::Skip(reason, Resync::From(body_start)))
             }
-            Status::Fault(fault) => Err(Problem::Fault(fault)),
+            Status::Fault(fault) => {
+                self.fault_after_block = Some(fault);
+                Ok(())
+            }
             Status::Eof | Status::MemberEnd => Ok(()),
         }
+    }
+
+    /// After a block and its newlines: what follows should be a record, or the end of the member
+    /// or file. If it is not, and a record starts inside the kept block of an uncompressed file,
+    /// the `Content-Length` ran over that record (bytes were lost before it): the block is not
+    /// this record's, and reading goes on from the block's start.
+    fn check_next_start(
+        &mut self,
+        declared: u64,
+        body_start: u64,
+        body: &Body,
+    ) -> Result<(), Problem> {
+        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        let Some(block) = body.bytes().filter(|_| !self.is_compressed()) else {
+            return Ok(());
+        };
+        match self.stream.peek(arc::MAX_LINE)? {
+            Status::Data if !is_record_start(format, self.stream.buffered()) => {}
+            _ => return Ok(()),
+        }
+        if find_record_start(format, block).is_none() {
+            return Ok(());
+        }
+        let reason = SkipReason::LengthMismatch { declared };
+        Err(Problem::Skip(reason, Resync::From(body_start)))
     }
 
     /// The record's locator, once its trailer has been read. In an uncompressed file the
     /// record ends with its block, as warcio and cdxj-indexer count it; the newlines after it
     /// are not part of it.
     fn locate(&mut self, start: Start, block_end: u64) -> Result<RecordLocator, Problem> {
-        let end = match self.stream.fill(false)? {
+        let status = match self.stream.fill(false)? {
+            Status::Fault(fault) => {
+                self.fault_after_block = Some(fault);
+                self.stream.fill(false)?
+            }
+            status => status,
+        };
+        let end = match status {
             Status::Fault(fault) => return Err(Problem::Fault(fault)),
             _ if self.stream.compression() == Compression::None => Some(block_end),
             Status::Eof | Status::MemberEnd => Some(self.stream.file_offset()),
@@ -438,26 +611,45 @@ impl<R: Read + Seek> WarcReader<R> {
         }
     }
 
-    /// Consumes whole lines until one that starts a record, the end of the member (without
-    /// `cross`) or the end of the file. Returns how many bytes were passed over.
+    /// Consumes bytes until a record start, the end of the member (without `cross`) or the end
+    /// of the file; the byte at the current position is always passed over. A WARC version line
+    /// is found even after junk on the same line; an ARC header line only at a line start.
+    /// Returns how many bytes were passed over.
     fn scan_to_record_start(&mut self, cross: bool) -> io::Result<u64> {
-        let format = self.format.unwrap_or(ArchiveFormat::Warc);
+        // Before the first record, either format's record start will do.
+        let format = self.format;
         let before = self.stream.position();
         let mut at_line_start = false;
-        while self.stream.fill(cross)? == Status::Data {
-            if at_line_start {
-                if self.stream.peek(arc::MAX_LINE)? != Status::Data {
+        loop {
+            let status = match self.stream.fill(cross)? {
+                Status::Data => self.stream.peek(arc::MAX_LINE)?,
+                status => status,
+            };
+            match status {
+                Status::Data => {}
+                Status::Fault(fault) => {
+                    self.pending.push_back(fault_skip(fault, None, None));
                     break;
                 }
-                if is_record_start(format, self.stream.buffered()) {
-                    break;
-                }
+                Status::Eof | Status::MemberEnd => break,
             }
             let available = self.stream.buffered();
+            if at_line_start && starts_record(format, available) {
+                break;
+            }
             let (take, found) = match memchr::memchr(b'\n', available) {
                 Some(at) => (at + 1, true),
                 None => (available.len(), false),
             };
+            let first = usize::from(self.stream.position() == before);
+            let glued = (format != Some(ArchiveFormat::Arc))
+                .then(|| find_record_start(ArchiveFormat::Warc, &available[first.min(take)..take]))
+                .flatten()
+                .map(|at| at + first);
+            if let Some(at) = glued {
+                self.stream.consume(at);
+                break;
+            }
             self.stream.consume(take);
             at_line_start = found;
         }
@@ -478,17 +670,29 @@ impl<R: Read + Seek> Iterator for WarcReader<R> {
     }
 }
 
-fn fault_skip(fault: Fault, record_id: Option<String>) -> Skip {
-    let (offset, reason) = match fault {
-        Fault::Truncated { offset } => (offset, SkipReason::TruncatedMember),
-        Fault::Corrupt { offset } => (offset, SkipReason::CorruptMember),
-        Fault::Garbage { offset, length } => (offset, SkipReason::Garbage { length }),
+/// The skip for a fault of the compressed stream. `stream_offset` is where the lost record
+/// began in the decompressed stream; without it, where the intact data ends.
+fn fault_skip(fault: Fault, record_id: Option<String>, stream_offset: Option<u64>) -> Skip {
+    let (offset, stream, reason) = match fault {
+        Fault::Truncated { offset, stream } => (offset, Some(stream), SkipReason::TruncatedMember),
+        Fault::Corrupt { offset, stream } => (offset, Some(stream), SkipReason::CorruptMember),
+        Fault::Checksum { offset, stream } => (offset, Some(stream), SkipReason::ChecksumMismatch),
+        Fault::Garbage { offset, length } => (offset, None, SkipReason::Garbage { length }),
     };
     Skip {
         offset,
+        stream_offset: stream_offset.or(stream),
         reason,
         record_id,
     }
+}
+
+/// Whether a record's kept block contradicts its `WARC-Block-Digest`.
+fn block_digest_fails(record: &Record) -> bool {
+    let Some(block) = record.body.bytes() else {
+        return false;
+    };
+    digest::check(record.header.fields.get("WARC-Block-Digest"), block) == DigestCheck::Mismatch
 }
 
 /// ARC if the data starts with the `filedesc://` record, or (for a reader started at a record
@@ -500,6 +704,30 @@ fn detect_format(head: &[u8]) -> ArchiveFormat {
         ArchiveFormat::Arc
     } else {
         ArchiveFormat::Warc
+    }
+}
+
+/// Where the first record starts in `bytes`: for WARC, a version line (`WARC/1.` or `WARC/0.`)
+/// anywhere, even after junk on the same line; for ARC, a header line after a newline.
+fn find_record_start(format: ArchiveFormat, bytes: &[u8]) -> Option<usize> {
+    match format {
+        ArchiveFormat::Warc => memchr::memmem::find_iter(bytes, b"WARC/")
+            .find(|&at| matches!(bytes.get(at + 5..at + 7), Some([b'0' | b'1', b'.']))),
+        ArchiveFormat::Arc => memchr::memchr_iter(b'\n', bytes)
+            .map(|at| at + 1)
+            .find(|&at| arc::is_header_line(&bytes[at..])),
+    }
+}
+
+/// Whether `head` starts a record of `format`, or of either format when it is not known yet.
+fn starts_record(format: Option<ArchiveFormat>, head: &[u8]) -> bool {
+    match format {
+        Some(format) => is_record_start(format, head),
+        None => {
+            is_record_start(ArchiveFormat::Warc, head)
+                || head.starts_with(b"filedesc://")
+                || is_record_start(ArchiveFormat::Arc, head)
+        }
     }
 }
 

@@ -198,6 +198,8 @@ pub struct Record {
     pub format: ArchiveFormat,
     /// Digest checks, when the reader was asked to verify digests and the block was kept.
     pub digests: Option<crate::Digests>,
+    /// What was irregular about the record, though it was read.
+    pub warnings: Vec<crate::ReadWarning>,
 }
 
 /// Whether a `Content-Type` names an HTTP message (`application/http`, any parameters).

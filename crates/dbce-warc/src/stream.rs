@@ -77,13 +77,17 @@ pub(crate) enum Status {
     Fault(Fault),
 }
 
-/// A problem with the compressed data.
+/// A problem with the compressed data. `stream` is the decompressed offset where the member's
+/// intact data ends: every byte before it was decoded and handed to the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fault {
     /// The file ended inside the member starting at `offset`.
-    Truncated { offset: u64 },
+    Truncated { offset: u64, stream: u64 },
     /// The member starting at `offset` is corrupt.
-    Corrupt { offset: u64 },
+    Corrupt { offset: u64, stream: u64 },
+    /// The member starting at `offset` decompressed to its end, but its checksum or size does
+    /// not match what was decoded.
+    Checksum { offset: u64, stream: u64 },
     /// `length` bytes at `offset` are not a member.
     Garbage { offset: u64, length: u64 },
 }
@@ -123,6 +127,8 @@ pub(crate) struct Stream<R> {
     pos: u64,
     state: State,
     member: Member,
+    /// A fault met while decoding, reported once the bytes decoded before it are consumed.
+    pending: Option<Fault>,
 }
 
 impl<R: Read + Seek> Stream<R> {
@@ -149,6 +155,7 @@ impl<R: Read + Seek> Stream<R> {
             pos: 0,
             state: State::Between,
             member,
+            pending: None,
         })
     }
 
@@ -209,6 +216,9 @@ impl<R: Read + Seek> Stream<R> {
             if self.start < self.end {
                 return Ok(Status::Data);
             }
+            if let Some(fault) = self.pending.take() {
+                return Ok(Status::Fault(fault));
+            }
             self.start = 0;
             self.end = 0;
             match self.state {
@@ -268,26 +278,66 @@ impl<R: Read + Seek> Stream<R> {
                 Ok(Some(Status::Data))
             }
             Outcome::Ended => Ok(None),
-            Outcome::Truncated => self.after_truncation().map(Some),
-            Outcome::Corrupt => self.resync_after_corrupt().map(Some),
+            Outcome::Damaged { produced, damage } => {
+                // The bytes decoded before the damage are intact as far as the decoder knows:
+                // they are handed on, and the reader checks each record's grammar and length.
+                self.end += produced;
+                let fault = match damage {
+                    Damage::Truncated => self.after_truncation()?,
+                    Damage::Corrupt => self.resync_after_corrupt()?,
+                    Damage::Checksum => self.after_checksum()?,
+                };
+                if self.start < self.end {
+                    self.pending = Some(fault);
+                    Ok(Some(Status::Data))
+                } else {
+                    Ok(Some(Status::Fault(fault)))
+                }
+            }
         }
+    }
+
+    /// Decompressed offset of the end of the decoded bytes.
+    fn decoded_end(&self) -> u64 {
+        self.pos + (self.end - self.start) as u64
     }
 
     /// The file ended inside a member. Damage can make a decoder run on through the members
     /// that follow, so look for another member after this one's start: if there is one, this
     /// member was corrupt and reading goes on there; if not, the file was truncated.
-    fn after_truncation(&mut self) -> io::Result<Status> {
-        // What was decoded of the member is dropped with it: its record is incomplete.
-        self.pos += (self.end - self.start) as u64;
-        self.start = self.end;
+    fn after_truncation(&mut self) -> io::Result<Fault> {
         self.state = State::Between;
         let offset = self.member.file_start;
+        let stream = self.decoded_end();
         self.scan_to_next_member(offset + 1)?;
         if self.input.fill()?.is_empty() {
-            Ok(Status::Fault(Fault::Truncated { offset }))
+            Ok(Fault::Truncated { offset, stream })
         } else {
-            Ok(Status::Fault(Fault::Corrupt { offset }))
+            Ok(Fault::Corrupt { offset, stream })
         }
+    }
+
+    /// The member decompressed to its end but its checksum is wrong. Reading goes on where the
+    /// decoder stopped if the file ends there or another member starts there; otherwise the
+    /// damage may have moved the member's end, and the next member is searched for after its
+    /// start.
+    fn after_checksum(&mut self) -> io::Result<Fault> {
+        self.state = State::Between;
+        let offset = self.member.file_start;
+        let head = self.input.fill_to(8)?;
+        let aligned = head.is_empty()
+            || match self.decoder {
+                Decoder::Plain => true,
+                Decoder::Gzip(_) => head.starts_with(gzip::MAGIC),
+                Decoder::Zstd(_) => zstd::starts_frame(head),
+            };
+        if !aligned {
+            self.scan_to_next_member(offset + 1)?;
+        }
+        Ok(Fault::Checksum {
+            offset,
+            stream: self.decoded_end(),
+        })
     }
 
     /// Starts the next member at the current input position. `None` means a member began and
@@ -317,18 +367,20 @@ impl<R: Read + Seek> Stream<R> {
                 let length = 1 + self.scan_to_next_member(offset + 1)?;
                 Ok(Some(Status::Fault(Fault::Garbage { offset, length })))
             }
-            Begin::Corrupt => self.resync_after_corrupt().map(Some),
+            Begin::Corrupt => self
+                .resync_after_corrupt()
+                .map(|fault| Some(Status::Fault(fault))),
         }
     }
 
     /// Moves past a corrupt member: back to just after its first byte, then to the next magic.
-    fn resync_after_corrupt(&mut self) -> io::Result<Status> {
+    /// Bytes already decoded from it stay buffered.
+    fn resync_after_corrupt(&mut self) -> io::Result<Fault> {
         let offset = self.member_or_input_start();
+        let stream = self.decoded_end();
         self.scan_to_next_member(offset + 1)?;
         self.state = State::Between;
-        self.start = 0;
-        self.end = 0;
-        Ok(Status::Fault(Fault::Corrupt { offset }))
+        Ok(Fault::Corrupt { offset, stream })
     }
 
     fn member_or_input_start(&self) -> u64 {
@@ -368,10 +420,24 @@ pub(crate) enum Outcome {
     Produced(usize),
     /// The member ended, its checksum verified.
     Ended,
+    /// Decoding stopped at damage, after writing `produced` more bytes to the output buffer.
+    Damaged {
+        /// Bytes written before the damage was found.
+        produced: usize,
+        /// What the damage is.
+        damage: Damage,
+    },
+}
+
+/// What stopped a member's decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Damage {
     /// The file ended inside the member.
     Truncated,
     /// The member's data is corrupt.
     Corrupt,
+    /// The member's data decoded to its end, but its checksum or size is wrong.
+    Checksum,
 }
 
 impl Outcome {
@@ -383,14 +449,18 @@ impl Outcome {
         at_eof: bool,
         consumed: usize,
     ) -> Option<Self> {
+        let damaged = |damage| Self::Damaged {
+            produced: 0,
+            damage,
+        };
         if produced > 0 {
             Some(Self::Produced(produced))
         } else if ended {
             Some(Self::Ended)
         } else if at_eof {
-            Some(Self::Truncated)
+            Some(damaged(Damage::Truncated))
         } else if consumed == 0 {
-            Some(Self::Corrupt)
+            Some(damaged(Damage::Corrupt))
         } else {
             None
         }

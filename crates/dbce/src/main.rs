@@ -22,6 +22,8 @@ enum Command {
     /// Print the main content of one HTML page, classified alone as `dbce run` classifies a
     /// page without partners (text, Markdown or JSON).
     Extract(commands::extract::Args),
+    /// Write a finished run's HTML report to OUT/report: overview, sites, page viewers.
+    Report(commands::report::Args),
     /// Search the full-text index of a `dbce run` output directory.
     Search(commands::search::Args),
     /// Run the pipeline on evaluation datasets and score each method against the ground truth.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => commands::run::run(&args),
         Command::Extract(args) => commands::extract::run(&args),
+        Command::Report(args) => commands::report::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Train(args) => commands::train::run(&args),

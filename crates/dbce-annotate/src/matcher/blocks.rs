@@ -4,7 +4,7 @@
 use std::hash::Hash;
 use std::ops::Range;
 
-use super::{Match, Scratch, SequenceMatcher};
+use super::{Match, Rows, SequenceMatcher, cut_runs, longest_run};
 
 /// What an [`Opcode`] does, Python's opcode tag strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,22 +49,42 @@ impl<K: Eq + Hash> SequenceMatcher<'_, K> {
     /// `Match { a: len(a), b: len(b), size: 0 }`.
     #[must_use]
     pub fn get_matching_blocks(&self) -> Vec<Match> {
+        self.matching_blocks(self.runs_fit())
+    }
+
+    /// [`get_matching_blocks`](Self::get_matching_blocks) with runs (`with_runs`) or with
+    /// Python's row programme for every searched range.
+    pub(super) fn matching_blocks(&self, with_runs: bool) -> Vec<Match> {
         let (la, lb) = (self.a.len(), self.b.len());
-        let mut scratch = Scratch::new(lb);
-        // Python keeps a list and pops from its end: a stack, right half searched first.
-        let mut queue = vec![(0..la, 0..lb)];
+        let mut rows = (!with_runs).then(|| Rows::new(lb));
+        let runs = if with_runs {
+            self.runs(0..la, 0..lb)
+        } else {
+            Vec::new()
+        };
+        // Python keeps a list and pops from its end: a stack, right half searched first. Each
+        // range carries the runs within it (see `SequenceMatcher`), none without runs.
+        let mut queue = vec![(0..la, 0..lb, runs)];
         let mut found = Vec::new();
-        while let Some((a, b)) = queue.pop() {
-            let x = self.longest_match(&mut scratch, a.clone(), b.clone());
+        while let Some((a, b, runs)) = queue.pop() {
+            let best = match &mut rows {
+                Some(rows) => rows.longest_indexed(self, a.clone(), b.clone()),
+                None => longest_run(&runs, &a, &b),
+            };
+            let x = self.extend(best, a.clone(), b.clone());
             if x.size == 0 {
                 continue;
             }
             found.push(x);
             if a.start < x.a && b.start < x.b {
-                queue.push((a.start..x.a, b.start..x.b));
+                let (a, b) = (a.start..x.a, b.start..x.b);
+                let runs = cut_runs(&runs, &a, &b);
+                queue.push((a, b, runs));
             }
             if x.a + x.size < a.end && x.b + x.size < b.end {
-                queue.push((x.a + x.size..a.end, x.b + x.size..b.end));
+                let (a, b) = (x.a + x.size..a.end, x.b + x.size..b.end);
+                let runs = cut_runs(&runs, &a, &b);
+                queue.push((a, b, runs));
             }
         }
         found.sort_unstable();
@@ -99,7 +119,7 @@ impl<K: Eq + Hash> SequenceMatcher<'_, K> {
 }
 
 /// Merges blocks that touch in both sequences, as Python's `non_adjacent` loop does.
-fn collapse_adjacent(sorted: &[Match]) -> Vec<Match> {
+pub(super) fn collapse_adjacent(sorted: &[Match]) -> Vec<Match> {
     let mut out = Vec::with_capacity(sorted.len());
     let mut cur = Match {
         a: 0,

@@ -1,6 +1,9 @@
 //! What readability-lxml reads off each node, computed once per page: tag, class/id weight,
 //! unlikely-candidate test, parent and subtree end, and the length of each text node.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 use dbce_dom::{Document, NodeId, NodeKind, NodeRef};
 
 /// Marks "no node" in parent links.
@@ -372,8 +375,25 @@ fn hides(style: &str) -> bool {
     })
 }
 
-fn contains_any(text: &str, words: &[&str]) -> bool {
-    words.iter().any(|w| text.contains(w))
+/// One of the word lists, searched for all its words in one pass over a string.
+#[derive(Clone, Copy)]
+enum WordList {
+    Unlikely,
+    Maybe,
+    Positive,
+    Negative,
+}
+
+/// Whether `text` contains any word of `list` (as `words.iter().any(|w| text.contains(w))`,
+/// in one pass: every element's class and id is tested against these lists).
+fn contains_any(text: &str, list: WordList) -> bool {
+    static AUTOMATA: OnceLock<[AhoCorasick; 4]> = OnceLock::new();
+    let automata = AUTOMATA.get_or_init(|| {
+        #[expect(clippy::expect_used, reason = "fixed words, checked by every test")]
+        [UNLIKELY, MAYBE, POSITIVE, NEGATIVE]
+            .map(|words| AhoCorasick::new(words).expect("the word lists build an automaton"))
+    });
+    automata[list as usize].is_match(text)
 }
 
 /// −25 if a lowercase class or id value has a negative word, +25 if a positive one (both can
@@ -383,10 +403,10 @@ pub(super) fn class_weight(value: &str) -> i32 {
         return 0;
     }
     let mut weight = 0;
-    if contains_any(value, NEGATIVE) {
+    if contains_any(value, WordList::Negative) {
         weight -= 25;
     }
-    if contains_any(value, POSITIVE) {
+    if contains_any(value, WordList::Positive) {
         weight += 25;
     }
     weight
@@ -394,7 +414,7 @@ pub(super) fn class_weight(value: &str) -> i32 {
 
 /// Whether a class name or a `"{class} {id}"` string has a positive word (`positiveRe`).
 pub(super) fn is_positive(value: &str) -> bool {
-    contains_any(&value.to_ascii_lowercase(), POSITIVE)
+    contains_any(&value.to_ascii_lowercase(), WordList::Positive)
 }
 
 /// readability-lxml tests `"{class} {id}"`, so a word may span the two.
@@ -403,7 +423,7 @@ fn is_unlikely(class: &str, id: &str) -> bool {
         return false;
     }
     let joined = format!("{class} {id}");
-    contains_any(&joined, UNLIKELY) && !contains_any(&joined, MAYBE)
+    contains_any(&joined, WordList::Unlikely) && !contains_any(&joined, WordList::Maybe)
 }
 
 /// Whether `text` has a full stop followed by a space or at its end (`\.( |$)`; Python's `$`
@@ -423,8 +443,45 @@ pub(super) fn ends_a_sentence(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use dbce_dom::SanitizeConfig;
+    use proptest::prelude::*;
 
     use super::*;
+
+    const LISTS: [(WordList, &[&str]); 4] = [
+        (WordList::Unlikely, UNLIKELY),
+        (WordList::Maybe, MAYBE),
+        (WordList::Positive, POSITIVE),
+        (WordList::Negative, NEGATIVE),
+    ];
+
+    proptest! {
+        /// The automata answer as testing every word in turn does, on class and id values
+        /// made of the lists' words, their pieces and other letters.
+        #[test]
+        fn word_lists_match_like_testing_each_word(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(
+                        [UNLIKELY, MAYBE, POSITIVE, NEGATIVE].concat()
+                    ).prop_map(str::to_owned),
+                    prop::sample::select(
+                        [UNLIKELY, MAYBE, POSITIVE, NEGATIVE].concat()
+                    ).prop_map(|w| w[..w.len() / 2].to_owned()),
+                    "[a-z -]{0,6}",
+                ],
+                0..5,
+            ),
+        ) {
+            let value = parts.concat();
+            for (list, words) in LISTS {
+                prop_assert_eq!(
+                    contains_any(&value, list),
+                    words.iter().any(|w| value.contains(w)),
+                    "{}", value
+                );
+            }
+        }
+    }
 
     #[test]
     fn segments_join_like_collapsed_text() {

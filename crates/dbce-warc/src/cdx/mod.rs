@@ -193,6 +193,7 @@ mod tests {
             stream_offset: 10,
             format: ArchiveFormat::Warc,
             digests: None,
+            warnings: Vec::new(),
         }
     }
 

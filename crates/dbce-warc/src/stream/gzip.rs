@@ -4,7 +4,7 @@ use std::io::{self, Read, Seek};
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
-use super::{Begin, Outcome};
+use super::{Begin, Damage, Outcome};
 use crate::input::Input;
 
 /// The first bytes of a gzip member with the deflate method.
@@ -72,19 +72,22 @@ impl GzipMember {
             let available = input.fill()?;
             let at_eof = available.is_empty();
             let (in_before, out_before) = (self.inflate.total_in(), self.inflate.total_out());
-            let Ok(status) = self
+            let result = self
                 .inflate
-                .decompress(available, out, FlushDecompress::None)
-            else {
-                return Ok(Outcome::Corrupt);
-            };
+                .decompress(available, out, FlushDecompress::None);
             let consumed = counted(self.inflate.total_in() - in_before);
             let produced = counted(self.inflate.total_out() - out_before);
             input.consume(consumed);
             self.crc.update(&out[..produced]);
+            let Ok(status) = result else {
+                return Ok(Outcome::Damaged {
+                    produced,
+                    damage: Damage::Corrupt,
+                });
+            };
             let ended = status == Status::StreamEnd;
-            if ended && let Some(bad) = self.finish(input)? {
-                return Ok(bad);
+            if ended && let Some(damage) = self.finish(input)? {
+                return Ok(Outcome::Damaged { produced, damage });
             }
             if let Some(outcome) = Outcome::of_step(produced, ended, at_eof, consumed) {
                 return Ok(outcome);
@@ -93,17 +96,17 @@ impl GzipMember {
     }
 
     /// Checks the trailer; `Some` holds the failure.
-    fn finish<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<Option<Outcome>> {
+    fn finish<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<Option<Damage>> {
         let trailer = input.fill_to(8)?;
         if trailer.len() < 8 {
-            return Ok(Some(Outcome::Truncated));
+            return Ok(Some(Damage::Truncated));
         }
         let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
         let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
         input.consume(8);
         self.finished = true;
         if crc != self.crc.sum() || size != self.crc.amount() {
-            return Ok(Some(Outcome::Corrupt));
+            return Ok(Some(Damage::Checksum));
         }
         Ok(None)
     }

@@ -3,9 +3,12 @@
 
 use std::io::{self, Read, Seek};
 
-use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+use std::hash::Hasher as _;
 
-use super::{Begin, Outcome};
+use twox_hash::XxHash64;
+use zstd::stream::raw::{DParameter, Decoder, InBuffer, Operation, OutBuffer};
+
+use super::{Begin, Damage, Outcome};
 use crate::input::Input;
 
 /// The first bytes of a zstd frame.
@@ -26,19 +29,40 @@ fn skippable_magic(head: &[u8]) -> Option<u32> {
     (magic & SKIPPABLE_MASK == SKIPPABLE).then_some(magic)
 }
 
+/// The frame header descriptor's bit saying that the frame ends with a content checksum.
+const CONTENT_CHECKSUM_FLAG: u8 = 0x04;
+/// The most output asked of zstd in one call.
+const OUTPUT_WINDOW: usize = 16 * 1024;
+/// Length of a frame's content checksum: the low 32 bits of its XXH64, little-endian.
+const CHECKSUM_LEN: usize = 4;
+
 /// Decoder state for zstd frames; keeps the dictionary across frames.
+///
+/// The decoder is told to ignore content checksums, which it would otherwise check only by
+/// failing the whole last step of a frame, losing its output; the checksum is checked here
+/// instead, so a frame whose only fault is its checksum gives all its data and a
+/// [`Damage::Checksum`].
 pub(crate) struct ZstdFrames {
     decoder: Decoder<'static>,
     finished: bool,
     seen_frame: bool,
+    /// The hash of the current frame's content, when the frame has a checksum.
+    content_hash: Option<XxHash64>,
+    /// File offset of the current frame.
+    frame_start: u64,
+    /// Bytes of the current frame handed out so far.
+    delivered: u64,
 }
 
 impl ZstdFrames {
     pub(crate) fn new() -> io::Result<Self> {
         Ok(Self {
-            decoder: Decoder::new()?,
+            decoder: checksum_ignoring(Decoder::new()?)?,
             finished: false,
             seen_frame: false,
+            content_hash: None,
+            frame_start: 0,
+            delivered: 0,
         })
     }
 
@@ -47,7 +71,12 @@ impl ZstdFrames {
     pub(crate) fn begin<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<Begin> {
         let head = input.fill_to(8)?;
         if head.starts_with(FRAME_MAGIC) {
+            let descriptor = head.get(FRAME_MAGIC.len()).copied().unwrap_or(0);
+            self.content_hash =
+                (descriptor & CONTENT_CHECKSUM_FLAG != 0).then(|| XxHash64::with_seed(0));
             self.decoder.reinit()?;
+            self.frame_start = input.offset();
+            self.delivered = 0;
             self.finished = false;
             self.seen_frame = true;
             return Ok(Begin::Started);
@@ -94,7 +123,7 @@ impl ZstdFrames {
         let Ok(decoder) = Decoder::with_dictionary(&dictionary) else {
             return Ok(Begin::Corrupt);
         };
-        self.decoder = decoder;
+        self.decoder = checksum_ignoring(decoder)?;
         input.consume(8 + size);
         Ok(Begin::Skipped)
     }
@@ -112,16 +141,98 @@ impl ZstdFrames {
             let available = input.fill()?;
             let at_eof = available.is_empty();
             let mut source = InBuffer::around(available);
-            let mut sink = OutBuffer::around(&mut *out);
-            let Ok(hint) = self.decoder.run(&mut source, &mut sink) else {
-                return Ok(Outcome::Corrupt);
-            };
+            // Output in pieces: on an error zstd reports none of what it wrote in the failing
+            // call, and recovering those bytes costs a call per byte.
+            let window = out.len().min(OUTPUT_WINDOW);
+            let mut sink = OutBuffer::around(&mut out[..window]);
+            let result = self.decoder.run(&mut source, &mut sink);
             let (consumed, produced) = (source.pos(), sink.pos());
             input.consume(consumed);
+            if let Some(hash) = &mut self.content_hash {
+                hash.write(&out[..produced]);
+            }
+            let Ok(hint) = result else {
+                return Ok(Outcome::Damaged {
+                    produced: self.recover_unreported(input, out)?,
+                    damage: Damage::Corrupt,
+                });
+            };
+            self.delivered += produced as u64;
             self.finished = hint == 0;
+            if self.finished && !self.checksum_matches(input)? {
+                return Ok(Outcome::Damaged {
+                    produced,
+                    damage: Damage::Checksum,
+                });
+            }
             if let Some(outcome) = Outcome::of_step(produced, self.finished, at_eof, consumed) {
                 return Ok(outcome);
             }
         }
     }
+
+    /// After a decoding error, whose call reports none of the bytes it wrote: decodes the frame
+    /// again from its start, and past what was handed out asks for one byte per call, so that
+    /// each call either gives a byte or fails before writing any. Writes the bytes decoded
+    /// before the damage that were not handed out to `out`; returns how many.
+    fn recover_unreported<R: Read + Seek>(
+        &mut self,
+        input: &mut Input<R>,
+        out: &mut [u8],
+    ) -> io::Result<usize> {
+        input.seek(self.frame_start)?;
+        self.decoder.reinit()?;
+        let mut to_pass = self.delivered;
+        let mut scratch = vec![0; OUTPUT_WINDOW];
+        let mut written = 0;
+        while written < out.len() {
+            let available = input.fill()?;
+            if available.is_empty() {
+                break;
+            }
+            let mut source = InBuffer::around(available);
+            let passing = usize::try_from(to_pass).map_or(scratch.len(), |n| n.min(scratch.len()));
+            let mut sink = if passing > 0 {
+                OutBuffer::around(&mut scratch[..passing])
+            } else {
+                OutBuffer::around(&mut out[written..=written])
+            };
+            let result = self.decoder.run(&mut source, &mut sink);
+            let (consumed, produced) = (source.pos(), sink.pos());
+            input.consume(consumed);
+            if result.is_err() || result.is_ok_and(|hint| hint == 0) {
+                break;
+            }
+            if passing > 0 {
+                to_pass -= produced as u64;
+            } else {
+                written += produced;
+            }
+            if consumed == 0 && produced == 0 {
+                break;
+            }
+        }
+        Ok(written)
+    }
+
+    /// At the end of a frame: whether its content checksum, the last bytes consumed, matches
+    /// the content decoded (true for a frame without one).
+    fn checksum_matches<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<bool> {
+        let Some(hash) = self.content_hash.take() else {
+            return Ok(true);
+        };
+        let Ok(stored) = <[u8; CHECKSUM_LEN]>::try_from(input.recent(CHECKSUM_LEN)?) else {
+            return Ok(false);
+        };
+        // The checksum is the low 32 bits of the hash: the truncation is the format's.
+        #[allow(clippy::cast_possible_truncation)]
+        let computed = hash.finish() as u32;
+        Ok(u32::from_le_bytes(stored) == computed)
+    }
+}
+
+/// `decoder`, told not to check content checksums itself.
+fn checksum_ignoring(mut decoder: Decoder<'static>) -> io::Result<Decoder<'static>> {
+    decoder.set_parameter(DParameter::ForceIgnoreChecksum(true))?;
+    Ok(decoder)
 }

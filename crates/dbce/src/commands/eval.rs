@@ -29,6 +29,10 @@ pub(crate) struct Args {
     /// Where the runs' work and output go (default: a temporary folder, removed afterwards).
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Only write each dataset folder as `DIR/NAME/pages.warc.gz` (DIR given by `--keep`) and
+    /// stop: no run, no scores (the archives `scripts/bench --dev-sets` reads).
+    #[arg(long, requires = "keep")]
+    archives_only: bool,
     /// Print JSON instead of a Markdown table.
     #[arg(long)]
     json: bool,
@@ -113,6 +117,12 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| scratch.path().to_owned());
     let targets = targets(&args.datasets, &args.archive, &root)?;
+    if args.archives_only {
+        for target in &targets {
+            println!("{}", target.archive.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut scores = MethodScores::new();
     let mut scorer = RougeScorer::new();
     for target in &targets {

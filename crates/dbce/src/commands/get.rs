@@ -12,8 +12,14 @@ use dbce_warc::{Entry, ReaderConfig, WarcReader};
 pub(crate) struct Args {
     /// A WARC or ARC file.
     file: PathBuf,
-    /// Byte offset of the record in the file, as `dbce cdx` reports it.
+    /// Byte offset of the record in the file, as `dbce cdx` reports it (0 by default).
+    #[arg(default_value_t = 0)]
     offset: u64,
+    /// Offset of the record in the decompressed stream, counted from `offset`: for records
+    /// inside a whole-file gzip or zstd archive, as `dbce inspect` reports a skip's
+    /// `stream_offset` (with offset 0).
+    #[arg(long)]
+    stream_offset: Option<u64>,
     /// Print only the record's block, not its header.
     #[arg(long)]
     body: bool,
@@ -24,6 +30,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot open {}", args.file.display()))?;
     file.seek(SeekFrom::Start(args.offset))?;
     let mut reader = WarcReader::new(std::io::BufReader::new(file), ReaderConfig::default())?;
+    if let Some(stream_offset) = args.stream_offset {
+        let reached = reader.skip_decompressed(stream_offset)?;
+        if reached < stream_offset {
+            bail!(
+                "decompressed offset {stream_offset} is past the end of {} ({reached} bytes)",
+                args.file.display()
+            );
+        }
+    }
     let record = match reader.next_entry()? {
         Some(Entry::Record(record)) => record,
         Some(Entry::Skip(skip)) => bail!("no readable record at offset {}: {skip}", args.offset),

@@ -6,6 +6,7 @@ pub(crate) mod eval;
 pub(crate) mod extract;
 pub(crate) mod get;
 pub(crate) mod inspect;
+pub(crate) mod report;
 pub(crate) mod run;
 pub(crate) mod search;
 pub(crate) mod stage;

@@ -45,6 +45,11 @@ pub(crate) struct Args {
     /// `annotate.markdown`).
     #[arg(long)]
     markdown: bool,
+    /// Also write the run's HTML report to OUT/report (as `dbce report OUT` does).
+    #[arg(long)]
+    report: bool,
+    #[command(flatten)]
+    report_options: super::report::ReportArgs,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
@@ -102,6 +107,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             counts.output,
             skipped_list(&counts.skipped)
         );
+    }
+    if args.report {
+        pool.install(|| super::report::write(&args.out, &work, &args.report_options))?;
     }
     let out = args.out.display();
     eprintln!("dbce: text in {out}/text, WARC in {out}/warc, report in {out}/report.json");

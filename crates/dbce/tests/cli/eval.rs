@@ -156,3 +156,37 @@ fn eval_refuses_a_peer_named_like_a_method() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("peer name \"oracle\""), "{stderr}");
 }
+
+#[test]
+fn eval_archives_only_writes_the_dataset_warc_and_runs_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = dbce()
+        .args(["eval", "--archives-only", "--keep"])
+        .arg(tmp.path())
+        .arg(testdata().join("eval/mini"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let archive = tmp.path().join("mini/pages.warc.gz");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        archive.display().to_string()
+    );
+    // One response record per page of the dataset, and no run folder beside the archive.
+    let inspect = dbce()
+        .args(["inspect", "--json"])
+        .arg(&archive)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    let pages = std::fs::read_dir(testdata().join("eval/mini/html"))
+        .unwrap()
+        .count();
+    assert_eq!(json["types"]["response"].as_u64(), Some(pages as u64));
+    let entries: Vec<_> = std::fs::read_dir(tmp.path().join("mini"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(entries, ["pages.warc.gz"]);
+}

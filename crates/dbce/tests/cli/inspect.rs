@@ -80,3 +80,12 @@ fn missing_file_is_an_error_with_exit_2() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("cannot open no/such/file.warc"), "{stderr}");
 }
+
+#[test]
+fn a_last_block_cut_short_is_read_with_a_warning() {
+    let (code, json) = inspect_json("example-space-in-url.arc");
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["records"], 2);
+    assert_eq!(json["warnings"]["short-block"], 1);
+    assert_eq!(json["skips"], serde_json::json!([]));
+}

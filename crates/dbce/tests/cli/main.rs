@@ -8,6 +8,7 @@ mod eval;
 mod extract;
 mod get;
 mod inspect;
+mod report;
 mod run;
 mod stage;
 mod template;

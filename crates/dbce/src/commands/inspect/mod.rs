@@ -44,6 +44,10 @@ struct Inspection {
     /// Digest checks by outcome, when asked for.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     digests: BTreeMap<String, u64>,
+    /// Records read despite something irregular (a block cut short by the end of the file,
+    /// header lines ending CR CR LF), by warning.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    warnings: BTreeMap<String, u64>,
     /// What the HTTP responses hold, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     payloads: Option<payloads::PayloadCounts>,
@@ -102,6 +106,12 @@ fn inspect(
                     .types
                     .entry(record.header.record_type.to_string())
                     .or_default() += 1;
+                for warning in &record.warnings {
+                    *inspection
+                        .warnings
+                        .entry(warning.name().to_owned())
+                        .or_default() += 1;
+                }
                 if let Some(digests) = record.digests {
                     for (which, check) in [("block", digests.block), ("payload", digests.payload)] {
                         if check != DigestCheck::Absent {
@@ -140,6 +150,9 @@ fn print_text(out: &mut impl std::io::Write, inspection: &Inspection) -> std::io
     }
     for (outcome, count) in &inspection.digests {
         writeln!(out, "  digest {outcome}: {count}")?;
+    }
+    for (warning, count) in &inspection.warnings {
+        writeln!(out, "  warning {warning}: {count}")?;
     }
     if let Some(counts) = &inspection.payloads {
         counts.print(out)?;
