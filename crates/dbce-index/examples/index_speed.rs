@@ -70,6 +70,7 @@ fn page(n: u64, rng: &mut XorShift) -> IndexedPage {
         url: format!("https://{site}/page/{n}"),
         date: format!("2024-{:02}-{:02}T12:00:00Z", 1 + n % 12, 1 + n % 28),
         site,
+        lang: "eng".to_owned(),
         title: (0..6).map(|_| word(rng)).collect::<Vec<_>>().join(" "),
         text,
         file: format!("crawl-{:03}.warc.gz", n / 1000),

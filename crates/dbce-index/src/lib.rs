@@ -11,9 +11,12 @@
 //!   highlighted snippets;
 //! - [`IndexError`], the one error type.
 //!
-//! **Schema.** `title` and `text` are tokenised with tantivy's `default` analyzer (Unicode
-//! words, lowercased, tokens over 40 bytes dropped; no stemming or stop words, so no language
-//! is favoured) and are the default query fields; `url`, `site` and `id` are untokenised, so
+//! **Schema.** A page's title and text are indexed by the analyser its language calls for
+//! (`lang`, [`dbce_lang::writes_words_apart`]): in `title` and `text` with tantivy's `default`
+//! analyzer (Unicode words, lowercased, tokens over 40 bytes dropped; no stemming or stop
+//! words, so no language is favoured), or, for Chinese, Japanese, Korean, Thai, Khmer and
+//! Burmese, in `title_cjk` and `text_cjk` with character n-grams ([`analyser`]); all four are
+//! the default query fields; `lang` is untokenised (`lang:jpn`); `url`, `site` and `id` are untokenised, so
 //! `site:example.com` filters exactly; `date` is a date field (seconds, indexed and fast) for
 //! `date:[… TO …]`; the WARC-Date as written, `file`, `offset` and `length` are stored.
 //!
@@ -37,6 +40,7 @@
 //!     url: format!("https://{site}/{n}"),
 //!     site: site.to_owned(),
 //!     date: "2024-05-01T12:00:00Z".to_owned(),
+//!     lang: "eng".to_owned(),
 //!     title: title.to_owned(),
 //!     text: text.to_owned(),
 //!     file: "crawl.warc.gz".to_owned(),
@@ -62,6 +66,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analyser;
 mod error;
 mod fingerprint;
 mod schema;

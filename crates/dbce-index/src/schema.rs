@@ -3,11 +3,15 @@
 use std::path::Path;
 
 use tantivy::DateTime;
-use tantivy::schema::{DateOptions, DateTimePrecision, FAST, Field, STORED, STRING, Schema, TEXT};
+use tantivy::schema::{
+    DateOptions, DateTimePrecision, FAST, Field, IndexRecordOption, STORED, STRING, Schema, TEXT,
+    TextFieldIndexing, TextOptions,
+};
 use tantivy::time::OffsetDateTime;
 use tantivy::time::format_description::well_known::Rfc3339;
 
 use crate::IndexError;
+use crate::analyser::CJK;
 
 /// Name of the `seq` field, which fast-field readers address by name.
 pub(crate) const SEQ: &str = "seq";
@@ -25,10 +29,18 @@ pub(crate) struct Fields {
     pub(crate) date: Field,
     /// `warc_date`: the WARC-Date as written, stored only.
     pub(crate) warc_date: Field,
-    /// `title`: tokenised (tantivy's `default`: Unicode words, lowercased) and stored.
+    /// `lang`: the page's language (ISO 639-3), untokenised and stored, so `lang:jpn` filters.
+    pub(crate) lang: Field,
+    /// `title`: tokenised (tantivy's `default`: Unicode words, lowercased) and stored, for
+    /// pages in languages written with spaces.
     pub(crate) title: Field,
     /// `text`: like `title`.
     pub(crate) text: Field,
+    /// `title_cjk`: tokenised with the n-gram analyser [`CJK`] and stored, for pages in
+    /// languages written without spaces (`crate::analyser`).
+    pub(crate) title_cjk: Field,
+    /// `text_cjk`: like `title_cjk`.
+    pub(crate) text_cjk: Field,
     /// `file`: the source archive as given, stored only.
     pub(crate) file: Field,
     /// `offset`: the source record's offset in `file`, stored.
@@ -49,14 +61,22 @@ impl Fields {
             .set_fast()
             .set_stored()
             .set_precision(DateTimePrecision::Seconds);
+        let cjk = TextOptions::default().set_stored().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(CJK)
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        );
         let fields = Self {
             id: builder.add_text_field("id", STRING | STORED),
             url: builder.add_text_field("url", STRING | STORED),
             site: builder.add_text_field("site", STRING | STORED),
             date: builder.add_date_field("date", date),
             warc_date: builder.add_text_field("warc_date", STORED),
+            lang: builder.add_text_field("lang", STRING | STORED),
             title: builder.add_text_field("title", TEXT | STORED),
             text: builder.add_text_field("text", TEXT | STORED),
+            title_cjk: builder.add_text_field("title_cjk", cjk.clone()),
+            text_cjk: builder.add_text_field("text_cjk", cjk),
             file: builder.add_text_field("file", STORED),
             offset: builder.add_u64_field("offset", STORED),
             length: builder.add_u64_field("length", STORED),
@@ -79,8 +99,11 @@ impl Fields {
             site: field("site")?,
             date: field("date")?,
             warc_date: field("warc_date")?,
+            lang: field("lang")?,
             title: field("title")?,
             text: field("text")?,
+            title_cjk: field("title_cjk")?,
+            text_cjk: field("text_cjk")?,
             file: field("file")?,
             offset: field("offset")?,
             length: field("length")?,
@@ -141,8 +164,11 @@ mod tests {
             "site",
             "date",
             "warc_date",
+            "lang",
             "title",
             "text",
+            "title_cjk",
+            "text_cjk",
             "file",
             "offset",
             "length",

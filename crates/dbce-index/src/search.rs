@@ -10,6 +10,7 @@ use tantivy::snippet::{Snippet, SnippetGenerator};
 use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
 
 use crate::IndexError;
+use crate::analyser::{CjkMode, tokenizers};
 use crate::schema::Fields;
 
 /// Longest snippet in characters, highlight marks not counted.
@@ -34,6 +35,8 @@ pub struct Hit {
     pub site: String,
     /// The `WARC-Date` as written.
     pub date: String,
+    /// The page's language (ISO 639-3; empty when unknown).
+    pub lang: String,
     /// The page's title.
     pub title: String,
     /// Up to [`SNIPPET_CHARS`] characters of the text around the best-matching terms, with
@@ -54,8 +57,10 @@ pub struct Hit {
 /// `query` is in tantivy's query language over the fields `title` and `text`: every term must
 /// match unless `OR` says otherwise; `"…"` for phrases, `-term` to exclude, `site:example.com`
 /// (exact, lowercase) to filter by site, `date:[2024-01-01T00:00:00Z TO 2024-07-01T00:00:00Z}`
-/// for a date range, `url:"https://…"` and `id:"<urn:uuid:…>"` for one page. Matching is on
-/// lowercased Unicode words, without stemming. Equal scores keep the index's (input) order.
+/// for a date range, `lang:jpn` to filter by language, `url:"https://…"` and
+/// `id:"<urn:uuid:…>"` for one page. Matching is on lowercased Unicode words, without stemming;
+/// in pages of Chinese, Japanese, Korean, Thai, Khmer and Burmese on any sequence of
+/// characters (`crate::analyser`). Equal scores keep the index's (input) order.
 ///
 /// # Errors
 /// [`IndexError::Missing`] if `dir` holds no index, [`IndexError::Query`] if `query` does not
@@ -75,9 +80,13 @@ pub fn search(dir: &Path, query: &str, limit: usize) -> Result<Vec<Hit>, IndexEr
     let top = searcher
         .search(&parsed, &TopDocs::with_limit(limit).order_by_score())
         .map_err(IndexError::tantivy(dir))?;
-    let mut snippets = SnippetGenerator::create(&searcher, &*parsed, fields.text)
-        .map_err(IndexError::tantivy(dir))?;
-    snippets.set_max_num_chars(SNIPPET_CHARS);
+    let snippets = |field| {
+        let mut snippets = SnippetGenerator::create(&searcher, &*parsed, field)
+            .map_err(IndexError::tantivy(dir))?;
+        snippets.set_max_num_chars(SNIPPET_CHARS);
+        Ok::<_, IndexError>(snippets)
+    };
+    let snippets = [snippets(fields.text)?, snippets(fields.text_cjk)?];
     top.into_iter()
         .map(|(score, address)| {
             let document: TantivyDocument =
@@ -92,16 +101,23 @@ fn open(dir: &Path) -> Result<(Index, Fields), IndexError> {
     if !dir.join("meta.json").is_file() {
         return Err(IndexError::Missing { dir: dir.into() });
     }
-    let index = Index::open_in_dir(dir).map_err(IndexError::tantivy(dir))?;
+    let mut index = Index::open_in_dir(dir).map_err(IndexError::tantivy(dir))?;
+    index.set_tokenizers(tokenizers(CjkMode::Index));
     let fields = Fields::resolve(&index.schema(), dir)?;
     Ok((index, fields))
 }
 
-/// Parses `query` with `title` and `text` as default fields, all terms required.
+/// Parses `query` with the title and text fields of both analysers as default fields, all
+/// terms required; n-gram fields read the query in [`CjkMode::Query`].
 fn parse(index: &Index, fields: &Fields, query: &str) -> Result<Box<dyn Query>, IndexError> {
-    let mut parser = QueryParser::for_index(index, vec![fields.title, fields.text]);
+    let mut parser = QueryParser::new(
+        index.schema(),
+        vec![fields.title, fields.text, fields.title_cjk, fields.text_cjk],
+        tokenizers(CjkMode::Query),
+    );
     parser.set_conjunction_by_default();
     parser.set_field_boost(fields.title, TITLE_BOOST);
+    parser.set_field_boost(fields.title_cjk, TITLE_BOOST);
     parser
         .parse_query(query)
         .map_err(|error| IndexError::Query {
@@ -115,9 +131,16 @@ fn hit(
     fields: &Fields,
     document: &TantivyDocument,
     score: f32,
-    snippets: &SnippetGenerator,
+    snippets: &[SnippetGenerator; 2],
 ) -> Hit {
-    let text = stored_str(document, fields.text);
+    // A page's title and text are in the word fields or in the n-gram fields, never both.
+    let cjk = document.get_first(fields.text_cjk).is_some();
+    let (title, text, snippets) = if cjk {
+        (fields.title_cjk, fields.text_cjk, &snippets[1])
+    } else {
+        (fields.title, fields.text, &snippets[0])
+    };
+    let text = stored_str(document, text);
     let snippet = snippets.snippet(text);
     Hit {
         score,
@@ -125,7 +148,8 @@ fn hit(
         url: stored_str(document, fields.url).to_owned(),
         site: stored_str(document, fields.site).to_owned(),
         date: stored_str(document, fields.warc_date).to_owned(),
-        title: stored_str(document, fields.title).to_owned(),
+        title: stored_str(document, title).to_owned(),
+        lang: stored_str(document, fields.lang).to_owned(),
         snippet: if snippet.is_empty() {
             leading_text(text, SNIPPET_CHARS)
         } else {

@@ -10,6 +10,7 @@ use tantivy::indexer::NoMergePolicy;
 use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument};
 
 use crate::IndexError;
+use crate::analyser::{CjkMode, tokenizers};
 use crate::schema::{Fields, SEQ, parse_date};
 
 /// One cleaned page as the index stores it.
@@ -23,6 +24,10 @@ pub struct IndexedPage {
     pub site: String,
     /// The `WARC-Date` as written, ISO 8601, e.g. `2024-05-01T12:00:00Z`.
     pub date: String,
+    /// The page's language, an ISO 639-3 code (`eng`, `jpn`, …; empty when unknown). It
+    /// chooses the analyser: words, or n-grams for languages written without spaces
+    /// ([`dbce_lang::writes_words_apart`]).
+    pub lang: String,
     /// The page's title.
     pub title: String,
     /// The main content, one block per line.
@@ -151,6 +156,7 @@ fn write_index(
     let (schema, fields) = Fields::schema();
     let index = Index::builder()
         .schema(schema)
+        .tokenizers(tokenizers(CjkMode::Index))
         .create_in_dir(dir)
         .map_err(tantivy_error())?;
     let budget = usize::try_from(config.memory_budget).unwrap_or(usize::MAX);
@@ -192,8 +198,14 @@ impl Fields {
             document.add_date(self.date, date);
         }
         document.add_text(self.warc_date, &page.date);
-        document.add_text(self.title, &page.title);
-        document.add_text(self.text, &page.text);
+        document.add_text(self.lang, &page.lang);
+        let (title, text) = if dbce_lang::writes_words_apart(&page.lang) {
+            (self.title, self.text)
+        } else {
+            (self.title_cjk, self.text_cjk)
+        };
+        document.add_text(title, &page.title);
+        document.add_text(text, &page.text);
         document.add_text(self.file, &page.file);
         document.add_u64(self.offset, page.offset);
         document.add_u64(self.length, page.length);

@@ -15,6 +15,7 @@ fn page(n: u64, site: &str, date: &str, title: &str, text: &str) -> IndexedPage 
         url: format!("https://www.{site}/articles/{n}"),
         site: site.to_owned(),
         date: date.to_owned(),
+        lang: "eng".to_owned(),
         title: title.to_owned(),
         text: text.to_owned(),
         file: format!("archives/crawl-{}.warc.gz", n % 2),
@@ -413,4 +414,88 @@ fn fingerprints_follow_content_not_segment_names() {
     let mut reordered = pages();
     reordered.swap(0, 1);
     assert_ne!(first, build("d", reordered));
+}
+
+/// Two Japanese pages, one Chinese and one English, each with its language.
+fn multilingual() -> Vec<IndexedPage> {
+    let with_lang = |mut page: IndexedPage, lang: &str| {
+        page.lang = lang.to_owned();
+        page
+    };
+    vec![
+        with_lang(
+            page(
+                1,
+                "minato.example",
+                "2024-03-01T08:00:00Z",
+                "新しい図書館",
+                "港の近くで新しい図書館が開館しました。\n市長は式典で挨拶した。",
+            ),
+            "jpn",
+        ),
+        with_lang(
+            page(
+                2,
+                "minato.example",
+                "2024-03-02T08:00:00Z",
+                "港の天気",
+                "明日の港は晴れ、風は弱い見込みです。",
+            ),
+            "jpn",
+        ),
+        with_lang(
+            page(
+                3,
+                "gang.example",
+                "2024-03-03T08:00:00Z",
+                "新图书馆",
+                "港口附近的新图书馆今天开放。",
+            ),
+            "cmn",
+        ),
+        with_lang(
+            page(
+                4,
+                "coast.example",
+                "2024-03-04T08:00:00Z",
+                "Library",
+                "A new library opened near the harbour (図書館).",
+            ),
+            "eng",
+        ),
+    ]
+}
+
+#[test]
+fn words_of_languages_written_without_spaces_are_found_inside_the_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("index");
+    build_index(&dir, multilingual()).unwrap();
+    let offsets = |query: &str| -> Vec<u64> {
+        let mut offsets: Vec<u64> = search(&dir, query, 10)
+            .unwrap()
+            .iter()
+            .map(|hit| hit.offset)
+            .collect();
+        offsets.sort_unstable();
+        offsets
+    };
+    // A word in the middle of a sentence, in the Japanese pages only (the English page has it
+    // between brackets, as a word of its own).
+    assert_eq!(offsets("図書館"), [10_000, 40_000]);
+    assert_eq!(offsets("開館"), [10_000]);
+    // One character: both Japanese pages and the Chinese one.
+    assert_eq!(offsets("港"), [10_000, 20_000, 30_000]);
+    // Characters that occur, but not in this order, do not match.
+    assert!(offsets("館書").is_empty());
+    assert_eq!(offsets("图书馆"), [30_000]);
+    assert_eq!(offsets("港 lang:jpn"), [10_000, 20_000]);
+    assert_eq!(offsets("library"), [40_000]);
+    // The title of an n-gram page is searched and returned too; the snippet marks the match.
+    let hits = search(&dir, "天気", 10).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].title, "港の天気");
+    assert_eq!(hits[0].lang, "jpn");
+    let hits = search(&dir, "晴れ", 10).unwrap();
+    assert!(hits[0].snippet.contains("**晴れ**"), "{}", hits[0].snippet);
 }

@@ -38,6 +38,17 @@ pub enum StageError {
         #[source]
         source: dbce_warc::Error,
     },
+    /// Not one record could be read from an input file: it is not a WARC or ARC file (or is
+    /// damaged throughout). Its skips, if any, say what was found instead.
+    #[error(
+        "{path}: not one WARC/ARC record could be read; is it an archive? ({skips} unreadable part(s) skipped)"
+    )]
+    NoRecords {
+        /// The file.
+        path: PathBuf,
+        /// Entries the reader skipped in it.
+        skips: u64,
+    },
     /// An output file could not be written.
     #[error("cannot write {path}: {source}")]
     Output {

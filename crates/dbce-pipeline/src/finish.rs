@@ -3,8 +3,12 @@
 //!
 //! Output directory layout (`docs/formats.md`):
 //! - `text/part-PART.jsonl.gz`: one JSON object per page ([`TextRecord`]), by page id;
-//! - `warc/part-PART.warc.gz`: a `conversion` record per page, one gzip member each, and
-//!   `warc/part-PART.cdxj` indexing them; `warc/index.cdxj` merges and sorts them all;
+//! - `warc/part-PART.warc.gz`: a `warcinfo` record, then a `conversion` record per page, one
+//!   gzip member each, and `warc/part-PART.cdxj` indexing the conversion records;
+//!   `warc/index.cdxj` merges and sorts them all;
+//!
+//! A partition without pages writes no part files, so every file is a valid, non-empty gzip
+//! or CDXJ file.
 //! - `html/part-PART/PAGE.html`: the annotated HTML, when `annotate.annotated-html` is on;
 //! - `index/`: the tantivy index of the text;
 //! - `report.json`: counts per stage ([`RunReport`]).
@@ -61,6 +65,11 @@ pub struct TextRecord {
     /// `error-page`); absent when it is not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty_reason: Option<String>,
+    /// The language of `text` (of `title` when `text` is empty), an ISO 639-3 code such as
+    /// `eng` or `jpn` ([`dbce_lang::detect`]); `None` (JSON `null`) when neither has letters.
+    pub lang: Option<String>,
+    /// whatlang's confidence in `lang`, in `[0, 1]`; `None` when `lang` is.
+    pub lang_confidence: Option<f32>,
     /// The page's type: `article`, `forum`, `product`, `collection`, `listing`,
     /// `documentation`, `service` or `error`.
     pub page_type: PageType,
@@ -105,9 +114,20 @@ pub struct SourceCoordinates {
     pub length: u64,
 }
 
+/// The language of a page: of its text, or of its title when the text is empty.
+pub fn page_language(page: &AnnotatedPage) -> Option<dbce_lang::Language> {
+    let text = if page.text.trim().is_empty() {
+        &page.title
+    } else {
+        &page.text
+    };
+    dbce_lang::detect(text)
+}
+
 impl TextRecord {
     /// The record of `page`, whose source file is `file`.
     pub fn of(page: &AnnotatedPage, file: &str) -> Self {
+        let lang = page_language(page);
         let cross = page
             .cross
             .iter()
@@ -135,6 +155,8 @@ impl TextRecord {
                 Method::Single => "single",
             }
             .to_owned(),
+            lang: lang.map(|l| l.code.to_owned()),
+            lang_confidence: lang.map(|l| l.confidence),
             page_type: page.page_type,
             page_type_confidence: page.page_type_confidence,
             cross,
@@ -172,40 +194,51 @@ pub fn run_finish(
     };
     let mut report = StageReport::new(STAGE, partition);
     let pages = annotated_pages(work, partition)?;
+    if pages.is_empty() {
+        // No empty part files: a partition without pages writes none.
+        work.finish_shard(&report)?;
+        return Ok(report);
+    }
     let files: Vec<String> = annotated
         .inputs
         .iter()
         .map(|p| p.display().to_string())
         .collect();
     let part = format!("part-{partition:05}");
+    let warc_name = format!("{part}.warc.gz");
+    let records: Vec<TextRecord> = pages
+        .iter()
+        .map(|page| {
+            let file = files
+                .get(page.page.source.file.0 as usize)
+                .map_or("", String::as_str);
+            TextRecord::of(page, file)
+        })
+        .collect();
+    let output_error = |dir: &str| {
+        let path = out.join(dir);
+        move |source| StageError::Output { path, source }
+    };
     let mut text = GzEncoder::new(Vec::new(), Compression::new(6));
     let mut warc = WarcWriter::new(Vec::new());
     let mut cdxj = String::new();
-    let warc_name = format!("{part}.warc.gz");
-    for page in &pages {
-        let file = files
-            .get(page.page.source.file.0 as usize)
-            .map_or("", String::as_str);
-        let record = TextRecord::of(page, file);
-        let mut line = serde_json::to_vec(&record)
+    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), &records);
+    let warcinfo_id = warcinfo
+        .fields
+        .get("WARC-Record-ID")
+        .unwrap_or_default()
+        .to_owned();
+    warc.write_record(&warcinfo).map_err(output_error("warc"))?;
+    for (page, record) in pages.iter().zip(&records) {
+        let mut line = serde_json::to_vec(record)
             .map_err(std::io::Error::other)
-            .map_err(|source| StageError::Output {
-                path: out.join("text"),
-                source,
-            })?;
+            .map_err(output_error("text"))?;
         line.push(b'\n');
-        text.write_all(&line).map_err(|source| StageError::Output {
-            path: out.join("text"),
-            source,
-        })?;
-        let new = conversion_record(&record);
+        text.write_all(&line).map_err(output_error("text"))?;
         let locator = warc
-            .write_record(&new)
-            .map_err(|source| StageError::Output {
-                path: out.join("warc"),
-                source,
-            })?;
-        cdxj.push_str(&cdxj_line(&record, locator, &warc_name));
+            .write_record(&conversion_record(record, &warcinfo_id))
+            .map_err(output_error("warc"))?;
+        cdxj.push_str(&cdxj_line(record, locator, &warc_name));
         cdxj.push('\n');
         if let Some(html) = &page.annotated_html {
             let path = out
@@ -216,14 +249,8 @@ pub fn run_finish(
         }
         report.emit();
     }
-    let text = text.finish().map_err(|source| StageError::Output {
-        path: out.join("text"),
-        source,
-    })?;
-    let warc = warc.finish().map_err(|source| StageError::Output {
-        path: out.join("warc"),
-        source,
-    })?;
+    let text = text.finish().map_err(output_error("text"))?;
+    let warc = warc.finish().map_err(output_error("warc"))?;
     write_atomically(&out.join("text").join(format!("{part}.jsonl.gz")), &text)?;
     write_atomically(&out.join("warc").join(&warc_name), &warc)?;
     write_atomically(
@@ -247,25 +274,56 @@ pub fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPa
     Ok(pages)
 }
 
-/// The `conversion` record of a page's text. Its id is derived from the source record's, so
-/// reruns write identical bytes.
-fn conversion_record(record: &TextRecord) -> NewRecord {
-    use sha1::{Digest as _, Sha1};
-    let digest = Sha1::digest(record.id.as_bytes());
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    let id = format!(
-        "<urn:uuid:{}-{}-{}-{}-{}>",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    );
+/// A `<urn:uuid:…>` record id: the version-5 UUID of `name` in the URL namespace, so reruns
+/// write the same id and anyone can recompute it (Python: `uuid.uuid5(uuid.NAMESPACE_URL, name)`).
+fn record_id(name: &str) -> String {
+    let uuid = uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, name.as_bytes());
+    format!("<urn:uuid:{uuid}>")
+}
+
+/// The `warcinfo` record that heads the output WARC `filename`, whose conversion records are
+/// those of `records`. Its id is the UUID of `dbce-warcinfo`, the file name and the source ids of
+/// its records; its date the latest capture among them, so reruns write the same bytes.
+fn warcinfo_record(filename: &str, fingerprint: &str, records: &[TextRecord]) -> NewRecord {
+    let mut name = format!("dbce-warcinfo {filename}");
+    for record in records {
+        name.push(' ');
+        name.push_str(&record.id);
+    }
+    let date = records
+        .iter()
+        .map(|r| r.date.as_str())
+        .max()
+        .unwrap_or_default();
     let mut fields = Headers::new();
-    fields.push("WARC-Record-ID", id);
+    fields.push("WARC-Record-ID", record_id(&name));
+    fields.push("WARC-Date", date);
+    fields.push("WARC-Filename", filename);
+    fields.push("Content-Type", "application/warc-fields");
+    let block = format!(
+        "software: dbce/{}\r\n\
+         format: WARC File Format 1.1\r\n\
+         conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n\
+         description: main content of archived HTML pages, one conversion record per page, by Diff-Based Content Extraction\r\n\
+         dbce-config-fingerprint: {fingerprint}\r\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    NewRecord {
+        record_type: RecordType::Warcinfo,
+        fields,
+        block: block.into_bytes(),
+    }
+}
+
+/// The `conversion` record of a page's text. Its id is the UUID of the source record's id, so
+/// reruns write identical bytes.
+fn conversion_record(record: &TextRecord, warcinfo_id: &str) -> NewRecord {
+    let mut fields = Headers::new();
+    fields.push("WARC-Record-ID", record_id(&record.id));
     fields.push("WARC-Date", record.date.clone());
     fields.push("WARC-Target-URI", record.url.clone());
     fields.push("WARC-Refers-To", record.id.clone());
+    fields.push("WARC-Warcinfo-ID", warcinfo_id);
     fields.push("Content-Type", "text/plain; charset=utf-8");
     NewRecord {
         record_type: RecordType::Conversion,
@@ -347,6 +405,9 @@ fn index_documents(
     Ok(annotated_pages(work, partition)?
         .into_iter()
         .map(|page| dbce_index::IndexedPage {
+            lang: page_language(&page)
+                .map(|l| l.code.to_owned())
+                .unwrap_or_default(),
             id: page.page.record_id,
             url: page.page.url,
             site: page.page.site.0,
@@ -379,6 +440,10 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
         .collect();
     let mut lines: Vec<String> = Vec::new();
     for partition in 0..config.lsh.partitions {
+        if work.report(STAGE, partition)?.emitted == 0 {
+            // A partition without pages wrote no part files.
+            continue;
+        }
         let path = out.join("warc").join(format!("part-{partition:05}.cdxj"));
         let text = std::fs::read_to_string(&path).map_err(|source| StageError::Input {
             path: path.clone(),

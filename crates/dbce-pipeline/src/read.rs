@@ -58,8 +58,9 @@ const BATCH: usize = 256;
 /// for every shard), unless it is already done. Returns its report.
 ///
 /// # Errors
-/// Fails when the work directory is inconsistent or an input or output cannot be read or
-/// written; damage inside archives is counted in the report, never an error.
+/// Fails when the work directory is inconsistent, an input or output cannot be read or
+/// written, or an input yields no record at all ([`StageError::NoRecords`]: not an archive);
+/// damage inside archives is counted in the report, never an error.
 pub fn run_read(
     work: &WorkDir,
     config: &Config,
@@ -174,14 +175,26 @@ impl ReadStep {
             source: e,
         })?;
         let mut batch: Vec<Entry> = Vec::with_capacity(BATCH);
+        let (mut records, mut skips) = (0_u64, 0_u64);
         for entry in reader {
-            batch.push(entry.map_err(|e| StageError::Archive {
+            let entry = entry.map_err(|e| StageError::Archive {
                 path: path.to_owned(),
                 source: e,
-            })?);
+            })?;
+            match entry {
+                Entry::Record(_) => records += 1,
+                Entry::Skip(_) => skips += 1,
+            }
+            batch.push(entry);
             if batch.len() == BATCH {
                 self.take_batch(std::mem::take(&mut batch), file)?;
             }
+        }
+        if records == 0 {
+            return Err(StageError::NoRecords {
+                path: path.to_owned(),
+                skips,
+            });
         }
         self.take_batch(batch, file)
     }

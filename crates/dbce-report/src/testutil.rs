@@ -21,6 +21,8 @@ pub(crate) fn row(n: u8, kept_words: u64, empty: bool) -> PageRow {
             method: "cross".into(),
             decided_by: "cross".into(),
             empty_reason: empty.then(|| "every-route-empty".into()),
+            lang: None,
+            lang_confidence: None,
             page_type: dbce_classify::PageType::Article,
             page_type_confidence: 1.0,
             cross: Default::default(),

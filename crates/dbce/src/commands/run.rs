@@ -10,18 +10,20 @@ use dbce_pipeline::{WorkDir, run_local};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::ConfigArgs;
-use super::stage::skipped_list;
+use super::stage::{exit_code, skipped_list};
 
-/// The archive `dbce run` reads when given none.
-const SAMPLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/sample/sample.warc.gz"
-);
+/// The archive `dbce run` reads when given none: `testdata/sample/sample.warc.gz` (233 HTML
+/// pages of 6 generated sites, 1.8 MB), built into the binary so an installed `dbce` has it too.
+const SAMPLE: &[u8] = include_bytes!("../../../../testdata/sample/sample.warc.gz");
+
+/// The file name the sample is written under, in the output directory.
+const SAMPLE_NAME: &str = "sample.warc.gz";
 
 /// Arguments of `dbce run`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// WARC/ARC files or folders of them (default: the bundled sample).
+    /// WARC/ARC files or folders of them (default: the bundled sample, written to
+    /// OUT/sample.warc.gz and read from there).
     inputs: Vec<PathBuf>,
     /// The output directory.
     #[arg(long, value_name = "DIR", default_value = "dbce-out")]
@@ -60,13 +62,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     config.annotate.annotated_html |= args.annotated_html;
     config.annotate.markdown |= args.markdown;
     let inputs = if args.inputs.is_empty() {
-        let sample = Path::new(SAMPLE);
-        anyhow::ensure!(
-            sample.exists(),
-            "no input given and the bundled sample {} is missing",
-            sample.display()
-        );
-        vec![sample.canonicalize().unwrap_or_else(|_| sample.to_owned())]
+        vec![write_sample(&args.out)?]
     } else {
         dbce_pipeline::inputs::expand_inputs(&args.inputs)?
     };
@@ -118,7 +114,22 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let out = args.out.display();
     eprintln!("dbce: text in {out}/text, WARC in {out}/warc, report in {out}/report.json");
     eprintln!("dbce: search it with: dbce search {out} \"your query\"");
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_code(read.into_iter().flat_map(|s| s.skipped.keys())))
+}
+
+/// Writes the bundled sample to `OUT/sample.warc.gz` unless it is there already (a rerun
+/// leaves it untouched), and returns its path.
+fn write_sample(out: &Path) -> anyhow::Result<PathBuf> {
+    let path = out.join(SAMPLE_NAME);
+    if std::fs::read(&path).is_ok_and(|bytes| bytes == SAMPLE) {
+        return Ok(path);
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let temporary = out.join(format!(".{SAMPLE_NAME}.tmp-{}", std::process::id()));
+    std::fs::write(&temporary, SAMPLE)
+        .and_then(|()| std::fs::rename(&temporary, &path))
+        .with_context(|| format!("cannot write the bundled sample to {}", path.display()))?;
+    Ok(path)
 }
 
 /// One progress bar per stage, shown on standard error when it is a terminal.

@@ -13,7 +13,8 @@ pub(crate) struct Args {
     /// The run's output directory; the index is `DIR/index`.
     dir: PathBuf,
     /// The query: words that must all occur in the title or text, `OR`, `-word`, `"a phrase"`,
-    /// `site:example.com`, `date:[2024-01-01T00:00:00Z TO 2024-07-01T00:00:00Z}`.
+    /// `site:example.com`, `lang:jpn`, `date:[2024-01-01T00:00:00Z TO 2024-07-01T00:00:00Z}`;
+    /// Chinese, Japanese, Korean and Thai words are found inside the text they are written in.
     query: String,
     /// Most hits to print.
     #[arg(long, default_value_t = 10)]
@@ -31,6 +32,7 @@ struct HitJson<'a> {
     url: &'a str,
     site: &'a str,
     date: &'a str,
+    lang: &'a str,
     title: &'a str,
     snippet: &'a str,
     file: &'a str,
@@ -46,6 +48,7 @@ impl<'a> From<&'a Hit> for HitJson<'a> {
             url: &hit.url,
             site: &hit.site,
             date: &hit.date,
+            lang: &hit.lang,
             title: &hit.title,
             snippet: &hit.snippet,
             file: &hit.file,

@@ -157,7 +157,18 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     for report in &reports {
         eprintln!("{}", summary(report));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(exit_code(reports.iter().flat_map(|r| r.skipped.keys())))
+}
+
+/// The exit code of a finished run or stage given its skip reasons: 1 when the archive reader
+/// had to skip something it could not read (reasons `warc:…`, as `dbce inspect` counts them),
+/// else 0. Records that are read but are not pages (requests, images, redirects) do not count.
+pub(crate) fn exit_code<'a>(mut reasons: impl Iterator<Item = &'a String>) -> ExitCode {
+    if reasons.any(|reason| reason.starts_with("warc:")) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Runs `step` on the partitions `partition` names, one after another.

@@ -25,6 +25,11 @@ pub(crate) fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 pub(crate) fn run(out: &Path, extra: &[&str]) -> String {
+    run_with_exit(out, extra, 0)
+}
+
+/// `dbce run` with `extra` arguments, which must exit with `code`; its standard error.
+fn run_with_exit(out: &Path, extra: &[&str], code: i32) -> String {
     let output = dbce()
         .args(["run", "--quiet", "--out"])
         .arg(out)
@@ -32,8 +37,80 @@ pub(crate) fn run(out: &Path, extra: &[&str]) -> String {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
     stderr
+}
+
+/// The bundled sample in the source tree.
+fn sample() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sample/sample.warc.gz")
+}
+
+/// Reads every record of a WARC with Python's warcio (`$DBCE_PYTHON`, set by `scripts/test`),
+/// digests checked, and checks what dbce promises of its output WARCs: a `warcinfo` record
+/// first, then `conversion` records that name it, each id the version-5 UUID of its source
+/// record's id. Prints the number of conversion records.
+const WARCIO_CHECK: &str = r#"
+import sys, uuid
+from warcio.archiveiterator import ArchiveIterator
+with open(sys.argv[1], 'rb') as f:
+    records = [(r.rec_type, dict(r.rec_headers.headers), r.content_stream().read())
+               for r in ArchiveIterator(f, check_digests='raise')]
+kind, info, block = records[0]
+assert kind == 'warcinfo', kind
+assert info['WARC-Filename'] == sys.argv[1].rsplit('/', 1)[-1], info
+assert b'software: dbce/' in block, block
+for kind, headers, _ in records[1:]:
+    assert kind == 'conversion', kind
+    assert headers['WARC-Warcinfo-ID'] == info['WARC-Record-ID'], headers
+    for field in ('WARC-Record-ID', 'WARC-Warcinfo-ID'):
+        assert uuid.UUID(headers[field][len('<urn:uuid:'):-1]).version == 5, headers
+    expected = uuid.uuid5(uuid.NAMESPACE_URL, headers['WARC-Refers-To'])
+    assert headers['WARC-Record-ID'] == '<urn:uuid:%s>' % expected, headers
+print(len(records) - 1)
+"#;
+
+/// Checks every file of a run's `text/` and `warc/` folders: none is empty, every `.gz` one
+/// decompresses whole with its checksums (as `gzip -t`), and warcio reads every WARC
+/// ([`WARCIO_CHECK`]). Returns the conversion records warcio counted.
+fn check_output_files(out: &Path) -> usize {
+    let mut files_seen = files(&out.join("text"));
+    files_seen.extend(
+        files(&out.join("warc"))
+            .into_iter()
+            .map(|(k, v)| (format!("warc/{k}"), v)),
+    );
+    let mut conversions = 0;
+    for (name, bytes) in &files_seen {
+        assert!(!bytes.is_empty(), "{name} is empty");
+        if name.ends_with(".gz") {
+            let mut all = Vec::new();
+            flate2::read::MultiGzDecoder::new(&bytes[..])
+                .read_to_end(&mut all)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!all.is_empty(), "{name} holds nothing");
+        }
+        if name.ends_with(".warc.gz") {
+            let python = std::env::var("DBCE_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+            let output = std::process::Command::new(&python)
+                .arg("-c")
+                .arg(WARCIO_CHECK)
+                .arg(out.join(name))
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "warcio ({python}) on {name}; install it with `scripts/test` or `pip install warcio`:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            conversions += String::from_utf8(output.stdout)
+                .unwrap()
+                .trim()
+                .parse::<usize>()
+                .unwrap();
+        }
+    }
+    conversions
 }
 
 pub(crate) fn jsonl(out: &Path) -> Vec<serde_json::Value> {
@@ -128,6 +205,63 @@ fn run_on_the_sample_accounts_for_every_record_and_is_searchable() {
         .output()
         .unwrap();
     assert_eq!(none.status.code(), Some(1));
+
+    // The sample was written into the output directory, and every output file is sound.
+    assert_eq!(
+        std::fs::read(out.join("sample.warc.gz")).unwrap(),
+        std::fs::read(sample()).unwrap()
+    );
+    assert_eq!(check_output_files(&out), 233);
+
+    // Every page has its language; the generated Japanese site is found by a word of its text.
+    let japanese: Vec<&serde_json::Value> = records.iter().filter(|r| r["lang"] == "jpn").collect();
+    assert!(japanese.len() > 20, "{} Japanese pages", japanese.len());
+    assert!(records.iter().all(|r| r["lang"].is_string()));
+    let page = japanese[0];
+    let text = page["text"].as_str().unwrap();
+    // Three kanji in a row, in the middle of a line: no space or punctuation around them.
+    let chars: Vec<char> = text.chars().collect();
+    let is_kanji = |c: &char| ('\u{4E00}'..='\u{9FFF}').contains(c);
+    let word: String = chars
+        .windows(3)
+        .find(|w| w.iter().all(is_kanji))
+        .unwrap()
+        .iter()
+        .collect();
+    let search = dbce()
+        .args(["search", "--json", "--limit", "100"])
+        .arg(&out)
+        .arg(format!("{word} lang:jpn"))
+        .output()
+        .unwrap();
+    assert_eq!(search.status.code(), Some(0), "{word}");
+    let hits: Vec<serde_json::Value> = String::from_utf8(search.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let expected = records
+        .iter()
+        .filter(|r| {
+            r["text"].as_str().unwrap().contains(&word)
+                || r["title"].as_str().unwrap().contains(&word)
+        })
+        .count();
+    assert_eq!(hits.len(), expected, "{word}");
+    assert!(hits.iter().any(|h| h["id"] == page["id"]), "{word}");
+    assert!(hits.iter().all(|h| h["lang"] == "jpn"));
+}
+
+#[test]
+fn an_input_without_records_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "not an archive\n").unwrap();
+    let stderr = run_with_exit(&dir.path().join("out"), &[notes.to_str().unwrap()], 2);
+    assert!(
+        stderr.contains("notes.txt: not one WARC/ARC record"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -135,7 +269,8 @@ fn pages_of_arc_and_whole_file_gzip_archives_are_read_back() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let warcs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/warc");
-    run(&out, &[warcs.to_str().unwrap()]);
+    // Some of them are damaged on purpose: exit 1, finished with unreadable records skipped.
+    run_with_exit(&out, &[warcs.to_str().unwrap()], 1);
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     // Ten HTML pages, among them three ARC records (one, example-space-in-url.arc's, with its
@@ -152,6 +287,7 @@ fn pages_of_arc_and_whole_file_gzip_archives_are_read_back() {
         report["stages"]["1-read"]["warnings"]["warc:short-block"],
         1
     );
+    assert_eq!(check_output_files(&out), 8);
 }
 
 #[test]
@@ -180,8 +316,10 @@ fn output_does_not_depend_on_threads_or_shards_and_reruns_skip_done_work() {
     let dir = tempfile::tempdir().unwrap();
     let one = dir.path().join("one");
     let many = dir.path().join("many");
-    run(&one, &["--threads", "1", "--shards", "1"]);
-    run(&many, &["--threads", "2", "--shards", "5"]);
+    let sample = sample();
+    let sample = sample.to_str().unwrap();
+    run(&one, &[sample, "--threads", "1", "--shards", "1"]);
+    run(&many, &[sample, "--threads", "2", "--shards", "5"]);
     let outputs = |out: &Path| {
         let mut all = files(&out.join("text"));
         all.extend(files(&out.join("warc")));
@@ -203,9 +341,11 @@ fn output_does_not_depend_on_threads_or_shards_and_reruns_skip_done_work() {
     assert_eq!(index(&one), index(&many));
 
     // A rerun finds every shard done and rewrites nothing but the merged outputs.
-    let part = one.join("text/part-00000.jsonl.gz");
+    let part = one
+        .join("text")
+        .join(files(&one.join("text")).keys().next().unwrap());
     let before = std::fs::metadata(&part).unwrap().modified().unwrap();
-    run(&one, &["--threads", "1", "--shards", "1"]);
+    run(&one, &[sample, "--threads", "1", "--shards", "1"]);
     assert_eq!(
         std::fs::metadata(&part).unwrap().modified().unwrap(),
         before

@@ -71,3 +71,30 @@ fn rank_outside_world_is_refused() {
             .contains("--rank must be below --world")
     );
 }
+
+#[test]
+fn read_exits_1_when_records_could_not_be_read_and_2_for_a_file_without_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |input: &std::path::Path, work: &str| {
+        dbce()
+            .args(["stage", "read", "--work"])
+            .arg(dir.path().join(work))
+            .arg(input)
+            .output()
+            .unwrap()
+    };
+    // A WARC whose last record is cut short: finished, with a skip the reader reports.
+    let output = read(&crate::testdata("example-trunc.warc"), "trunc");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(dir.path().join("trunc/read/_done/00000").exists());
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "not an archive\n").unwrap();
+    let output = read(&notes, "notes");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!dir.path().join("notes/read/_done/00000").exists());
+}
