@@ -684,7 +684,7 @@ impl SiteStep<'_> {
             decided_by: settled.decided_by,
             empty_reason: settled.empty_reason,
             cross: draft.cross,
-            runs: draft.runs.iter().map(run_label).collect(),
+            runs: draft.runs.iter().map(RunLabel::of).collect(),
             annotated_html: annotated,
             training: training.filter(|t| !t.rows.is_empty()),
             page_type: guess.page_type,
@@ -815,13 +815,16 @@ fn settle(runs: &mut [LabelledRun], layout: &RunLayout, routes: &[(Route, &[bool
     *route
 }
 
-fn run_label(run: &LabelledRun) -> RunLabel {
-    RunLabel {
-        first_token: run.run.first_token,
-        words: run.run.words,
-        bits: run.run.bits,
-        class: run.class,
-        decision: run.decision,
+impl RunLabel {
+    /// What is stored of `run`.
+    pub fn of(run: &LabelledRun) -> Self {
+        Self {
+            first_token: run.run.first_token,
+            words: run.run.words,
+            bits: run.run.bits,
+            class: run.class,
+            decision: run.decision,
+        }
     }
 }
 

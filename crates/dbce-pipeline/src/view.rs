@@ -73,16 +73,6 @@ mod tests {
     use dbce_annotate::{Decision, PatternClass, annotate};
     use dbce_dom::SanitizeConfig;
 
-    fn label(run: &LabelledRun) -> RunLabel {
-        RunLabel {
-            first_token: run.run.first_token,
-            words: run.run.words,
-            bits: run.run.bits,
-            class: run.class,
-            decision: run.decision,
-        }
-    }
-
     #[test]
     fn labels_are_placed_back_on_the_runs_they_came_from() {
         let doc = Document::parse(
@@ -99,7 +89,7 @@ mod tests {
                 decision: Decision::Pattern,
             })
             .collect();
-        let labels: Vec<RunLabel> = runs.iter().map(label).collect();
+        let labels: Vec<RunLabel> = runs.iter().map(RunLabel::of).collect();
         assert_eq!(labelled_runs(&tokens, &labels).unwrap(), runs);
     }
 
