@@ -13,7 +13,8 @@
 //! - [`model`], the run model as stored ([`dbce_forest::FeatureSchema`] checked on load), and
 //!   [`judge::Judge`], the page-level judge with its training ([`judge::fit_judge`]) and
 //!   leave-one-group-out validation ([`judge::validate_judge`]);
-//! - [`single::BlockVerdicts`], the single-page classifier's verdicts mapped onto runs.
+//! - [`single::BlockVerdicts`], the single-page classifier's verdicts mapped onto runs, and
+//!   [`settle::settle`], the first route with text deciding a page's runs.
 //!
 //! The stages themselves (reading, grouping, crosses, writing) are `dbce-pipeline`'s.
 #![deny(missing_docs)]
@@ -23,6 +24,7 @@ pub mod judge;
 mod method;
 pub mod model;
 pub mod reclassify;
+pub mod settle;
 pub mod single;
 pub mod windows;
 

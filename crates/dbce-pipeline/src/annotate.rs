@@ -39,6 +39,7 @@ use dbce_forest::RandomForest;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
 use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};
 use dbce_learn::reclassify::{PageRuns, reclassify};
+use dbce_learn::settle::{route_verdicts, settle};
 use dbce_learn::single::{BlockVerdicts, single_page_runs};
 use dbce_learn::windows::run_unit;
 
@@ -769,52 +770,6 @@ pub(crate) fn settle_page(
     }
 }
 
-/// Which runs `route` keeps, from the patterns' classes and the single-page verdicts.
-fn route_verdicts(route: Route, runs: &[LabelledRun], single: &[bool]) -> Vec<bool> {
-    runs.iter()
-        .zip(single)
-        .map(|(run, &single)| match route {
-            Route::Cross => match run.class {
-                PatternClass::Content => true,
-                PatternClass::Boilerplate => false,
-                PatternClass::Invalid => single,
-            },
-            Route::Agree => run.class == PatternClass::Content && single,
-            _ => single,
-        })
-        .collect()
-}
-
-/// Gives the runs the verdicts of the first route of `routes` whose text is not empty (the last
-/// route if none has text) and returns that route. A run whose class the route keeps keeps
-/// its decision; the others are decided by the single-page classifier.
-fn settle(runs: &mut [LabelledRun], layout: &RunLayout, routes: &[(Route, &[bool])]) -> Route {
-    let Some(last) = routes.last() else {
-        return Route::Single;
-    };
-    let (route, keep) = routes
-        .iter()
-        .find(|(_, keep)| {
-            layout
-                .pieces()
-                .zip(keep.iter())
-                .any(|(piece, &kept)| kept && !piece.is_empty())
-        })
-        .unwrap_or(last);
-    for (run, &content) in runs.iter_mut().zip(keep.iter()) {
-        let class = if content {
-            PatternClass::Content
-        } else {
-            PatternClass::Boilerplate
-        };
-        if run.class != class {
-            run.class = class;
-            run.decision = Decision::SinglePage;
-        }
-    }
-    *route
-}
-
 impl RunLabel {
     /// What is stored of `run`.
     pub fn of(run: &LabelledRun) -> Self {
@@ -849,66 +804,6 @@ fn restrict(cross: Cross<usize>, keep: impl Fn(usize) -> bool) -> Option<Cross<u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dbce_dom::SanitizeConfig;
-
-    fn runs_of(doc: &Document) -> Vec<LabelledRun> {
-        annotate(&PageTokens::read(doc), &[])
-            .into_iter()
-            .map(|run| LabelledRun {
-                run,
-                class: PatternClass::Boilerplate,
-                decision: Decision::Pattern,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn the_first_route_with_text_decides() {
-        let doc = Document::parse(
-            "<body><p>one two three</p><p>four five</p></body>",
-            &SanitizeConfig::default(),
-        )
-        .unwrap();
-        let mut runs = runs_of(&doc);
-        assert_eq!(runs.len(), 2);
-        let layout = RunLayout::of(&doc, &runs);
-        let routes: [(Route, &[bool]); 3] = [
-            (Route::Cross, &[false, false]),
-            (Route::Single, &[false, true]),
-            (Route::Densest, &[true, false]),
-        ];
-        assert_eq!(settle(&mut runs, &layout, &routes), Route::Single);
-        assert_eq!(runs[1].class, PatternClass::Content);
-        assert_eq!(runs[1].decision, Decision::SinglePage);
-        assert_eq!(runs[0].class, PatternClass::Boilerplate);
-        assert_eq!(runs[0].decision, Decision::Pattern);
-        let nothing: [(Route, &[bool]); 2] =
-            [(Route::Cross, &[false; 2]), (Route::Densest, &[false; 2])];
-        assert_eq!(settle(&mut runs, &layout, &nothing), Route::Densest);
-        assert!(runs.iter().all(|r| r.class == PatternClass::Boilerplate));
-    }
-
-    #[test]
-    fn routes_read_the_patterns_and_the_single_page_verdicts() {
-        let doc = Document::parse(
-            "<body><p>a b</p><p>c d</p><p>e f</p></body>",
-            &SanitizeConfig::default(),
-        )
-        .unwrap();
-        let mut runs = runs_of(&doc);
-        runs[0].class = PatternClass::Content;
-        runs[1].class = PatternClass::Invalid;
-        let single = [false, true, true];
-        assert_eq!(
-            route_verdicts(Route::Cross, &runs, &single),
-            [true, true, false]
-        );
-        assert_eq!(
-            route_verdicts(Route::Agree, &runs, &single),
-            [false, false, false]
-        );
-        assert_eq!(route_verdicts(Route::Single, &runs, &single), single);
-    }
 
     use crate::bands::BucketKey;
     use crate::page::{FileId, PayloadDigest, SiteKey, Source, Timestamp};
