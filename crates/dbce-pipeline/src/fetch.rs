@@ -3,6 +3,7 @@
 
 use std::io::{BufReader, Seek as _, SeekFrom};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use dbce_http::HttpLimits;
 use dbce_warc::{Entry, ReaderConfig, RecordType, WarcReader};
@@ -19,32 +20,29 @@ pub struct PageFetcher {
 }
 
 /// Why a page could not be read back; each is a counted skip of the stage that needed it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", self.reason())]
 pub enum FetchError {
     /// The page's file is not among the run's inputs.
-    #[error("refetch-no-such-file")]
     NoSuchFile,
     /// The file cannot be opened or read at the record's offset.
-    #[error("refetch-io")]
-    Io,
+    Io(#[source] Arc<std::io::Error>),
     /// No record with the page's id starts at its offset (the file changed since `read`).
-    #[error("refetch-not-at-offset")]
     NotAtOffset,
     /// The record no longer decodes as an HTML page.
-    #[error("refetch-not-a-page")]
     NotAPage,
     /// The record reads as a page, but its words are not those the run labelled (the file or
     /// the parser's settings changed since `annotate`).
-    #[error("refetch-runs-do-not-fit")]
     RunsDoNotFit,
 }
 
 impl FetchError {
-    /// The skip reason recorded in reports.
-    pub fn reason(self) -> &'static str {
+    /// The skip reason recorded in reports, and the error's message; an I/O error keeps its
+    /// cause as its source.
+    pub fn reason(&self) -> &'static str {
         match self {
             Self::NoSuchFile => "refetch-no-such-file",
-            Self::Io => "refetch-io",
+            Self::Io(_) => "refetch-io",
             Self::NotAtOffset => "refetch-not-at-offset",
             Self::NotAPage => "refetch-not-a-page",
             Self::RunsDoNotFit => "refetch-runs-do-not-fit",
@@ -82,9 +80,9 @@ impl PageFetcher {
             .inputs
             .get(page.source.file.0 as usize)
             .ok_or(FetchError::NoSuchFile)?;
-        let mut file = std::fs::File::open(path).map_err(|_| FetchError::Io)?;
+        let mut file = std::fs::File::open(path).map_err(|e| FetchError::Io(Arc::new(e)))?;
         file.seek(SeekFrom::Start(page.source.offset))
-            .map_err(|_| FetchError::Io)?;
+            .map_err(|e| FetchError::Io(Arc::new(e)))?;
         let mut reader =
             WarcReader::new(BufReader::with_capacity(1 << 16, file), self.reader.clone())
                 .map_err(|_| FetchError::NotAtOffset)?;
