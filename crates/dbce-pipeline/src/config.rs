@@ -4,8 +4,10 @@ use std::collections::BTreeMap;
 
 use dbce_classify::{LearnedBlocks, Readability, SinglePageMethod};
 use dbce_dom::SanitizeConfig;
+use dbce_http::HttpLimits;
 pub use dbce_learn::ClassifyMethod;
 use dbce_minhash::{LshParams, MinhashConfig};
+use dbce_warc::{ReaderConfig, RecordType};
 use serde::{Deserialize, Serialize};
 use sha1::{Digest as _, Sha1};
 
@@ -157,6 +159,26 @@ impl Default for ReadConfig {
         Self {
             max_record_size: 32 << 20,
             max_decoded_bytes: 32 << 20,
+        }
+    }
+}
+
+impl ReadConfig {
+    /// The archive reader's settings: stage `read` and every refetch read alike, keeping the
+    /// bodies of responses and resources only.
+    pub fn reader(&self) -> ReaderConfig {
+        ReaderConfig {
+            max_record_size: self.max_record_size,
+            keep_bodies: Some(vec![RecordType::Response, RecordType::Resource]),
+            ..ReaderConfig::default()
+        }
+    }
+
+    /// The HTTP decoding limits, shared by stage `read` and every refetch.
+    pub fn http_limits(&self) -> HttpLimits {
+        HttpLimits {
+            max_decoded_bytes: self.max_decoded_bytes,
+            ..HttpLimits::default()
         }
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use dbce_http::HttpLimits;
-use dbce_warc::{Entry, ReaderConfig, RecordType, WarcReader};
+use dbce_warc::{Entry, ReaderConfig, WarcReader};
 
 use crate::html::{CapturedHtml, captured_html};
 use crate::page::PageRef;
@@ -56,15 +56,8 @@ impl PageFetcher {
     pub fn new(inputs: Vec<PathBuf>, config: &crate::Config) -> Self {
         Self {
             inputs,
-            reader: ReaderConfig {
-                max_record_size: config.read.max_record_size,
-                keep_bodies: Some(vec![RecordType::Response, RecordType::Resource]),
-                ..ReaderConfig::default()
-            },
-            limits: HttpLimits {
-                max_decoded_bytes: config.read.max_decoded_bytes,
-                ..HttpLimits::default()
-            },
+            reader: config.read.reader(),
+            limits: config.read.http_limits(),
         }
     }
 

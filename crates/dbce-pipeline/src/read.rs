@@ -9,7 +9,7 @@ use dbce_classify::PageTypeModel;
 use dbce_dom::{Document, TemplateTokens};
 use dbce_http::HttpLimits;
 use dbce_minhash::{BandKey, LshParams, MinHasher};
-use dbce_warc::{Entry, ReaderConfig, Record, RecordType, WarcReader};
+use dbce_warc::{Entry, Record, WarcReader};
 use rayon::prelude::*;
 
 use crate::artifact::{ArtifactKind, ArtifactWriter};
@@ -119,10 +119,7 @@ impl ReadStep {
         Ok(Self {
             config: config.clone(),
             hasher: MinHasher::new(config.minhash)?,
-            limits: HttpLimits {
-                max_decoded_bytes: config.read.max_decoded_bytes,
-                ..HttpLimits::default()
-            },
+            limits: config.read.http_limits(),
             default_params: LshParams::optimal(config.lsh.threshold, config.minhash.num_perm)?,
             site_params: config
                 .lsh
@@ -157,11 +154,7 @@ impl ReadStep {
     }
 
     fn read_file(&mut self, path: &Path, file: FileId) -> Result<(), StageError> {
-        let reader_config = ReaderConfig {
-            max_record_size: self.config.read.max_record_size,
-            keep_bodies: Some(vec![RecordType::Response, RecordType::Resource]),
-            ..ReaderConfig::default()
-        };
+        let reader_config = self.config.read.reader();
         let handle = std::fs::File::open(path).map_err(|source| StageError::Input {
             path: path.to_owned(),
             source,
