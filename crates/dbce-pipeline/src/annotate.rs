@@ -27,7 +27,6 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
-use crate::bands::pages_path;
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
@@ -44,7 +43,7 @@ use dbce_learn::single::{BlockVerdicts, single_page_runs};
 use dbce_learn::windows::run_unit;
 
 /// The stage's name and directory.
-pub const STAGE: &str = "annotate";
+pub const STAGE: &str = crate::work::ANNOTATE;
 /// Pages annotated in parallel at a time when nothing is learned per site.
 const CHUNK: usize = 512;
 
@@ -187,7 +186,7 @@ pub fn run_annotate(
     };
     let mut pages: Vec<PageRef> = Vec::new();
     for rank in 0..read.shards {
-        let path = work.path(read::STAGE, pages_path(partition, rank));
+        let path = work.read_pages(partition, rank);
         for page in ArtifactReader::<PageRef>::open(&path, PAGES)? {
             pages.push(page?);
         }
@@ -216,7 +215,7 @@ pub fn run_annotate(
     );
     let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
     let fetcher = PageFetcher::new(read.inputs, config);
-    let path = work.path(STAGE, format!("pages/{partition:05}.bin"));
+    let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
     // Sites one at a time: only one site's words are held at once.
     for site in sites(&pages) {
@@ -255,7 +254,7 @@ fn page_words(
 ) -> Result<Vec<Option<Vec<WordId>>>, StageError> {
     let mut words = vec![None; pages.len()];
     for rank in 0..shards {
-        let path = work.path(read::STAGE, read::words_path(partition, rank));
+        let path = work.read_words(partition, rank);
         for entry in ArtifactReader::<read::PageWords>::open(&path, read::WORDS)? {
             let entry = entry?;
             if let Some(i) = position(pages, entry.page) {

@@ -6,23 +6,12 @@ use serde::{Deserialize, Serialize};
 use crate::artifact::ArtifactKind;
 use crate::page::{PageId, SiteKey};
 
-/// `read/pages/PART/RANK.bin`: the path of the pages of `partition` written by `rank`, relative to
-/// the stage directory.
-pub fn pages_path(partition: u32, rank: u32) -> String {
-    format!("pages/{partition:05}/{rank:05}.bin")
-}
-
 /// `read/bands/PART/RANK.bin`: the [`BandRow`]s of one partition written by one shard, in input
 /// order.
 pub const BAND_ROWS: ArtifactKind = ArtifactKind {
     tag: *b"BAND",
     version: 1,
 };
-
-/// The path of the band rows of `partition` written by `rank`, relative to the stage directory.
-pub fn rows_path(partition: usize, rank: u32) -> String {
-    format!("bands/{partition:05}/{rank:05}.bin")
-}
 
 /// The key of an LSH bucket: one band's values of a signature, within one site.
 ///

@@ -31,9 +31,9 @@ use crate::work::{WorkDir, write_atomically};
 use crate::{Config, StageError, StageReport, group, read};
 
 /// The stage's name and directory.
-pub const STAGE: &str = "finish";
+pub const STAGE: &str = crate::work::FINISH;
 /// The last step's name and the directory of its done marker.
-pub const INDEX_STAGE: &str = "index";
+pub const INDEX_STAGE: &str = crate::work::INDEX;
 
 /// One line of `text/part-PART.jsonl.gz`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -267,7 +267,7 @@ pub fn run_finish(
 /// # Errors
 /// Fails when the partition's file cannot be read or is damaged.
 pub fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
-    let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
+    let path = work.annotated_pages(partition);
     let mut pages =
         ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?.collect::<Result<Vec<_>, _>>()?;
     pages.sort_by_key(|p| p.page.page);

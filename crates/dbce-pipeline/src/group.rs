@@ -4,14 +4,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
-use crate::bands::{BAND_ROWS, BandRow, BucketKey, rows_path};
+use crate::bands::{BAND_ROWS, BandRow, BucketKey};
 use crate::page::PageId;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, StageError, StageReport, read};
 
 /// The stage's name and directory.
-pub const STAGE: &str = "group";
+pub const STAGE: &str = crate::work::GROUP;
 /// `group/buckets/PART.bin`: the [`LshBucket`]s of a partition, sorted by key.
 pub const BUCKETS: ArtifactKind = ArtifactKind {
     tag: *b"BUCK",
@@ -45,7 +45,7 @@ pub fn run_group(
     };
     let mut rows = Vec::new();
     for rank in 0..read.shards {
-        let path = work.path(read::STAGE, rows_path(partition as usize, rank));
+        let path = work.read_band_rows(partition, rank);
         for row in ArtifactReader::<BandRow>::open(&path, BAND_ROWS)? {
             rows.push(row?);
         }
@@ -62,7 +62,7 @@ pub fn run_group(
 
 /// The file of `partition`'s buckets.
 fn buckets_path(work: &WorkDir, partition: u32) -> std::path::PathBuf {
-    work.path(STAGE, format!("buckets/{partition:05}.bin"))
+    work.buckets(partition)
 }
 
 /// The buckets stage `group` wrote for `partition`, sorted by key.

@@ -22,25 +22,20 @@ use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
 use crate::{Config, StageError, StageReport};
 
 /// The stage's name and directory.
-pub const STAGE: &str = "read";
-/// `read/pages/PART/RANK.bin` ([`pages_path`](crate::bands::pages_path)): the [`PageRef`]s of
+pub const STAGE: &str = crate::work::READ;
+/// `read/pages/PART/RANK.bin` ([`WorkDir::read_pages`](crate::WorkDir::read_pages)): the [`PageRef`]s of
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
     version: 3,
 };
-/// `read/words/PART/RANK.bin` ([`words_path`]): each page's `html_annotate` words, hashed
+/// `read/words/PART/RANK.bin` ([`WorkDir::read_words`](crate::WorkDir::read_words)): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
 /// so stage `annotate` need not parse it for that.
 pub const WORDS: ArtifactKind = ArtifactKind {
     tag: *b"WORD",
     version: 1,
 };
-
-/// The path of the words of `partition` written by `rank`, relative to the stage directory.
-pub fn words_path(partition: u32, rank: u32) -> String {
-    format!("words/{partition:05}/{rank:05}.bin")
-}
 
 /// A page's body words as [`dbce_annotate::WordId`] hashes.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -115,7 +110,7 @@ enum Outcome {
 
 impl ReadStep {
     fn new(work: &WorkDir, config: &Config, shard: Shard) -> Result<Self, StageError> {
-        let skips_path = work.path(STAGE, format!("skips/{:05}.jsonl", shard.rank));
+        let skips_path = work.read_skips(shard.rank);
         Ok(Self {
             config: config.clone(),
             hasher: MinHasher::new(config.minhash)?,
@@ -128,22 +123,15 @@ impl ReadStep {
                 .map(|site| Ok((site.clone(), config.lsh_params(site)?)))
                 .collect::<Result<_, StageError>>()?,
             pages: (0..config.lsh.partitions)
-                .map(|p| {
-                    ArtifactWriter::create(
-                        &work.path(STAGE, crate::bands::pages_path(p, shard.rank)),
-                        PAGES,
-                    )
-                })
+                .map(|p| ArtifactWriter::create(&work.read_pages(p, shard.rank), PAGES))
                 .collect::<Result<_, _>>()?,
             words: (0..config.lsh.partitions)
-                .map(|p| {
-                    ArtifactWriter::create(&work.path(STAGE, words_path(p, shard.rank)), WORDS)
-                })
+                .map(|p| ArtifactWriter::create(&work.read_words(p, shard.rank), WORDS))
                 .collect::<Result<_, _>>()?,
-            bands: (0..config.lsh.partitions as usize)
+            bands: (0..config.lsh.partitions)
                 .map(|p| {
                     ArtifactWriter::create(
-                        &work.path(STAGE, crate::bands::rows_path(p, shard.rank)),
+                        &work.read_band_rows(p, shard.rank),
                         crate::bands::BAND_ROWS,
                     )
                 })

@@ -14,7 +14,7 @@ use dbce_warc::{Headers, NewRecord, RecordType, WarcWriter};
 use crate::annotate::{self, ANNOTATED, AnnotatedPage};
 use crate::artifact::ArtifactReader;
 use crate::skips::SkipLine;
-use crate::{Config, StageError, WorkDir, read, run_stage1};
+use crate::{Config, StageError, WorkDir, run_stage1};
 
 /// One capture of a page of the site.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,13 +70,13 @@ pub fn clean_site(
     let mut by_id: BTreeMap<String, AnnotatedPage> = BTreeMap::new();
     for partition in 0..config.lsh.partitions {
         annotate::run_annotate(&work, config, partition)?;
-        let path = work.path(annotate::STAGE, format!("pages/{partition:05}.bin"));
+        let path = work.annotated_pages(partition);
         for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
             let page = page?;
             by_id.insert(page.page.record_id.clone(), page);
         }
     }
-    let skips = read_skips(&work.path(read::STAGE, "skips/00000.jsonl"))?;
+    let skips = read_skips(&work.read_skips(0))?;
     Ok((0..pages.len())
         .map(|index| {
             let id = site_record_id(index);

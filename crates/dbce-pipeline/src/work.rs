@@ -99,6 +99,17 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> WorkError + '_ {
     }
 }
 
+/// Stage `read`'s name, and its folder in the work directory.
+pub const READ: &str = "read";
+/// Stage `group`'s name and folder.
+pub const GROUP: &str = "group";
+/// Stage `annotate`'s name and folder.
+pub const ANNOTATE: &str = "annotate";
+/// Stage `finish`'s name and folder.
+pub const FINISH: &str = "finish";
+/// The last step's name and the folder of its done marker.
+pub const INDEX: &str = "index";
+
 /// A run's work directory.
 #[derive(Debug, Clone)]
 pub struct WorkDir {
@@ -119,6 +130,36 @@ impl WorkDir {
     /// A path inside `stage`'s directory.
     pub fn path(&self, stage: &str, relative: impl AsRef<Path>) -> PathBuf {
         self.root.join(stage).join(relative)
+    }
+
+    /// `read/pages/PART/RANK.bin`: the page references shard `rank` read for `partition`.
+    pub fn read_pages(&self, partition: u32, rank: u32) -> PathBuf {
+        self.path(READ, format!("pages/{partition:05}/{rank:05}.bin"))
+    }
+
+    /// `read/words/PART/RANK.bin`: the hashed words of those pages.
+    pub fn read_words(&self, partition: u32, rank: u32) -> PathBuf {
+        self.path(READ, format!("words/{partition:05}/{rank:05}.bin"))
+    }
+
+    /// `read/bands/PART/RANK.bin`: the band rows of those pages.
+    pub fn read_band_rows(&self, partition: u32, rank: u32) -> PathBuf {
+        self.path(READ, format!("bands/{partition:05}/{rank:05}.bin"))
+    }
+
+    /// `read/skips/RANK.jsonl`: the entries shard `rank` skipped, with their reasons.
+    pub fn read_skips(&self, rank: u32) -> PathBuf {
+        self.path(READ, format!("skips/{rank:05}.jsonl"))
+    }
+
+    /// `group/buckets/PART.bin`: the LSH buckets of `partition`.
+    pub fn buckets(&self, partition: u32) -> PathBuf {
+        self.path(GROUP, format!("buckets/{partition:05}.bin"))
+    }
+
+    /// `annotate/pages/PART.bin`: the annotated pages of `partition`.
+    pub fn annotated_pages(&self, partition: u32) -> PathBuf {
+        self.path(ANNOTATE, format!("pages/{partition:05}.bin"))
     }
 
     /// Writes `stage`'s manifest, or checks that the one there has the same settings.

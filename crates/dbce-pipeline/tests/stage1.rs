@@ -7,7 +7,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use dbce_pipeline::artifact::read_all;
-use dbce_pipeline::bands::pages_path;
 use dbce_pipeline::group::{BUCKETS, LshBucket};
 use dbce_pipeline::read::PAGES;
 use dbce_pipeline::{Config, PageId, PageRef, Shard, StageError, WorkDir, group, read, run_stage1};
@@ -42,17 +41,14 @@ fn archives(dir: &Path) -> (Vec<PathBuf>, Vec<TruthRecord>) {
 
 fn pages(work: &WorkDir, config: &Config, shards: u32) -> Vec<PageRef> {
     (0..config.lsh.partitions)
-        .flat_map(|p| (0..shards).map(move |rank| pages_path(p, rank)))
-        .flat_map(|path| read_all::<PageRef>(&work.path("read", path), PAGES).unwrap())
+        .flat_map(|p| (0..shards).map(move |rank| work.read_pages(p, rank)))
+        .flat_map(|path| read_all::<PageRef>(&path, PAGES).unwrap())
         .collect()
 }
 
 fn buckets(work: &WorkDir, config: &Config) -> Vec<LshBucket> {
     (0..config.lsh.partitions)
-        .flat_map(|p| {
-            read_all::<LshBucket>(&work.path("group", format!("buckets/{p:05}.bin")), BUCKETS)
-                .unwrap()
-        })
+        .flat_map(|p| read_all::<LshBucket>(&work.buckets(p), BUCKETS).unwrap())
         .collect()
 }
 
@@ -117,14 +113,14 @@ fn buckets_do_not_depend_on_the_shard_count_and_reruns_skip_done_work() {
             let work = WorkDir::new(dir.path().join(format!("work-{world}")));
             run_stage1(&work, &config, &inputs, world).unwrap();
             (0..config.lsh.partitions)
-                .map(|p| std::fs::read(work.path("group", format!("buckets/{p:05}.bin"))).unwrap())
+                .map(|p| std::fs::read(work.buckets(p)).unwrap())
                 .collect()
         })
         .collect();
     assert_eq!(outputs[0], outputs[1]);
 
     let work = WorkDir::new(dir.path().join("work-3"));
-    let pages = work.path("read", pages_path(0, 1));
+    let pages = work.read_pages(0, 1);
     let before = std::fs::metadata(&pages).unwrap().modified().unwrap();
     let again = read::run_read(&work, &config, &inputs, Shard { rank: 1, world: 3 }).unwrap();
     assert_eq!(

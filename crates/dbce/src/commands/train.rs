@@ -83,7 +83,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         let before = labels.len();
         let pages_before = judged.len();
         for partition in 0..config.lsh.partitions {
-            let path = work.path("annotate", format!("pages/{partition:05}.bin"));
+            let path = work.annotated_pages(partition);
             for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
                 let page = page?;
                 let (Some(training), Some(truth)) =
