@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use dbce_warc::{Headers, NewRecord, RecordType, WarcWriter};
+use dbce_warc::{NewRecord, WarcWriter};
 
 use crate::{Dataset, DatasetPage, EvalError};
 
@@ -101,23 +101,12 @@ impl Dataset {
         let mut writer = WarcWriter::new(out);
         for page in &self.pages {
             let html = page.read_html()?;
-            let mut block = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
-                 Content-Length: {}\r\n\r\n",
-                html.len()
-            )
-            .into_bytes();
-            block.extend_from_slice(&html);
-            let mut fields = Headers::new();
-            fields.push("WARC-Record-ID", self.record_id(page));
-            fields.push("WARC-Date", EVAL_WARC_DATE);
-            fields.push("WARC-Target-URI", self.target_uri(page));
-            fields.push("Content-Type", "application/http; msgtype=response");
-            let record = NewRecord {
-                record_type: RecordType::Response,
-                fields,
-                block,
-            };
+            let record = NewRecord::html_response(
+                &self.record_id(page),
+                EVAL_WARC_DATE,
+                &self.target_uri(page),
+                &html,
+            );
             writer.write_record(&record).map_err(EvalError::io(path))?;
         }
         writer.finish().map_err(EvalError::io(path))

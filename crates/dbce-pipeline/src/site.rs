@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use dbce_warc::{Headers, NewRecord, RecordType, WarcWriter};
+use dbce_warc::{NewRecord, WarcWriter};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage};
 use crate::artifact::ArtifactReader;
@@ -99,23 +99,12 @@ fn write_archive(pages: &[SitePage], path: &Path) -> Result<(), StageError> {
     let file = std::fs::File::create(path).map_err(output)?;
     let mut writer = WarcWriter::new(std::io::BufWriter::new(file));
     for (index, page) in pages.iter().enumerate() {
-        let mut block = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
-             Content-Length: {}\r\n\r\n",
-            page.html.len()
-        )
-        .into_bytes();
-        block.extend_from_slice(page.html.as_bytes());
-        let mut fields = Headers::new();
-        fields.push("WARC-Record-ID", site_record_id(index));
-        fields.push("WARC-Date", page.date.trim());
-        fields.push("WARC-Target-URI", page.url.trim());
-        fields.push("Content-Type", "application/http; msgtype=response");
-        let record = NewRecord {
-            record_type: RecordType::Response,
-            fields,
-            block,
-        };
+        let record = NewRecord::html_response(
+            &site_record_id(index),
+            page.date.trim(),
+            page.url.trim(),
+            page.html.as_bytes(),
+        );
         writer.write_record(&record).map_err(output)?;
     }
     let mut buffered = writer.finish().map_err(output)?;

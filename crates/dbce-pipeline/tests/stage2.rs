@@ -232,24 +232,13 @@ fn error_pages_come_out_empty_with_the_reason() {
     .enumerate()
     {
         let html = std::fs::read(fixtures.join(name)).unwrap();
-        let mut block = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
-            html.len()
-        )
-        .into_bytes();
-        block.extend_from_slice(&html);
-        let mut fields = Headers::new();
-        fields.push("WARC-Record-ID", format!("<urn:test:{i}>"));
-        fields.push("WARC-Date", "2024-01-01T00:00:00Z");
-        fields.push("WARC-Target-URI", *url);
-        fields.push("Content-Type", "application/http; msgtype=response");
-        writer
-            .write_record(&NewRecord {
-                record_type: RecordType::Response,
-                fields,
-                block,
-            })
-            .unwrap();
+        let record = NewRecord::html_response(
+            &format!("<urn:test:{i}>"),
+            "2024-01-01T00:00:00Z",
+            url,
+            &html,
+        );
+        writer.write_record(&record).unwrap();
     }
     writer.finish().unwrap();
     let out = dir.path().join("out");

@@ -24,6 +24,31 @@ pub struct NewRecord {
     pub block: Vec<u8>,
 }
 
+impl NewRecord {
+    /// The `response` record of an HTML page as a server sends it (`HTTP/1.1 200 OK`,
+    /// `Content-Type: text/html; charset=utf-8`, the body's length), captured from `uri` at
+    /// `date` (a `WARC-Date`) and named `record_id`.
+    pub fn html_response(record_id: &str, date: &str, uri: &str, html: &[u8]) -> Self {
+        let mut block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
+             Content-Length: {}\r\n\r\n",
+            html.len()
+        )
+        .into_bytes();
+        block.extend_from_slice(html);
+        let mut fields = Headers::new();
+        fields.push("WARC-Record-ID", record_id);
+        fields.push("WARC-Date", date);
+        fields.push("WARC-Target-URI", uri);
+        fields.push("Content-Type", "application/http; msgtype=response");
+        Self {
+            record_type: RecordType::Response,
+            fields,
+            block,
+        }
+    }
+}
+
 /// Writes WARC/1.1 records to `W`, each as its own gzip member, and reports where each went.
 #[derive(Debug)]
 pub struct WarcWriter<W: Write> {

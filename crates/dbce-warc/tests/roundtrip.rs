@@ -122,3 +122,28 @@ fn reader_output_is_identical_for_any_buffering() {
     .collect();
     assert_eq!(first, second);
 }
+
+#[test]
+fn an_html_response_reads_back_as_the_page_it_holds() {
+    let html = "<html><body><p>Grüße</p></body></html>";
+    let record = NewRecord::html_response(
+        "<urn:test:1>",
+        "2024-05-01T12:00:00Z",
+        "http://example.com/a",
+        html.as_bytes(),
+    );
+    let mut writer = WarcWriter::new(Vec::new());
+    writer.write_record(&record).unwrap();
+    let bytes = writer.finish().unwrap();
+    let mut reader = WarcReader::new(Cursor::new(bytes), ReaderConfig::default()).unwrap();
+    let Some(Entry::Record(read)) = reader.next_entry().unwrap() else {
+        panic!("no record");
+    };
+    assert_eq!(read.header.record_type, RecordType::Response);
+    assert_eq!(read.header.record_id(), Some("<urn:test:1>"));
+    assert_eq!(read.header.target_uri(), Some("http://example.com/a"));
+    let body = read.body.bytes().unwrap();
+    let text = String::from_utf8_lossy(body);
+    assert!(text.starts_with("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"));
+    assert!(text.contains(&format!("Content-Length: {}\r\n\r\n{html}", html.len())));
+}

@@ -4,7 +4,7 @@ use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use dbce_warc::{Headers, NewRecord, RecordType, WarcWriter};
+use dbce_warc::{NewRecord, WarcWriter};
 
 use crate::dbce;
 
@@ -94,25 +94,9 @@ fn extract_of_a_missing_file_is_an_error() {
 fn extract_gives_the_text_run_gives_a_page_alone() {
     let dir = tempfile::tempdir().unwrap();
     let html = std::fs::read(article()).unwrap();
-    let mut block = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
-        html.len()
-    )
-    .into_bytes();
-    block.extend_from_slice(&html);
-    let mut fields = Headers::new();
-    fields.push("WARC-Record-ID", "<urn:test:article>");
-    fields.push("WARC-Date", "2024-03-12T08:00:00Z");
-    fields.push("WARC-Target-URI", URL);
-    fields.push("Content-Type", "application/http; msgtype=response");
+    let record = NewRecord::html_response("<urn:test:article>", "2024-03-12T08:00:00Z", URL, &html);
     let mut writer = WarcWriter::new(Vec::new());
-    writer
-        .write_record(&NewRecord {
-            record_type: RecordType::Response,
-            fields,
-            block,
-        })
-        .unwrap();
+    writer.write_record(&record).unwrap();
     let warc = dir.path().join("page.warc.gz");
     std::fs::write(&warc, writer.finish().unwrap()).unwrap();
     let out = dir.path().join("out");
