@@ -43,6 +43,7 @@
 mod compact;
 mod config;
 mod document;
+mod encode;
 mod error;
 mod layers;
 mod node;
@@ -57,6 +58,8 @@ mod tokens;
 
 pub use config::SanitizeConfig;
 pub use document::{Ancestors, Children, Document, NodeRef};
+pub use encode::DecodeError;
+pub use parse::parse_count;
 pub use error::DomError;
 pub use layers::{Groups, Layers, NodeGroup};
 pub use node::{Layer, NodeId, NodeKind};
