@@ -27,6 +27,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
+use crate::doms::DomStore;
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
@@ -215,6 +216,10 @@ pub fn run_annotate(
     );
     let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
     let fetcher = PageFetcher::new(read.inputs, config);
+    let dom_files: Vec<_> = (0..read.shards)
+        .map(|rank| work.read_doms(partition, rank))
+        .collect();
+    let doms = DomStore::open(&dom_files)?;
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
     // Sites one at a time: only one site's words are held at once.
@@ -227,6 +232,7 @@ pub fn run_annotate(
             crosses: &crosses,
             page_types: &page_types,
             fetcher: &fetcher,
+            doms: &doms,
             config,
         };
         step.run(site, &mut |outcome| {
@@ -387,7 +393,10 @@ struct SiteStep<'a> {
     crosses: &'a [Option<PlannedCross>],
     /// Each page's type, after smoothing, by index.
     page_types: &'a [PageTypeGuess],
+    /// Reads a page's HTML back from its archive, for annotated HTML.
     fetcher: &'a PageFetcher,
+    /// Each page's DOM as stage `read` parsed it: no page is parsed twice.
+    doms: &'a DomStore,
     config: &'a Config,
 }
 
@@ -492,15 +501,13 @@ impl SiteStep<'_> {
         pages.into_iter().try_for_each(emit)
     }
 
-    fn parse(&self, index: usize) -> Result<(String, Document), FetchError> {
-        let captured = self.fetcher.fetch(&self.pages[index])?;
-        let doc = Document::parse(&captured.html, &self.config.sanitize)
-            .map_err(|_| FetchError::NotAPage)?;
-        Ok((captured.html, doc))
+    /// Page `index`'s DOM as stage `read` parsed it.
+    fn document(&self, index: usize) -> Result<Document, FetchError> {
+        self.doms.document(&self.pages[index])
     }
 
     fn draft(&self, index: usize, words: &BTreeMap<usize, &[WordId]>) -> Result<Draft, FetchError> {
-        let (_, doc) = self.parse(index)?;
+        let doc = self.document(index)?;
         let tokens = PageTokens::read(&doc);
         let method = self.config.annotate.method;
         let single_page = match &self.config.annotate.single_page_beyond_articles {
@@ -633,7 +640,7 @@ impl SiteStep<'_> {
     }
 
     /// The page's record: its text from the final classes, and its annotated HTML if asked
-    /// for (the page is read once more for it).
+    /// for (its DOM is read once more, and its HTML from the archive for the `<head>`).
     fn finish(&self, mut draft: Draft) -> Result<AnnotatedPage, FetchError> {
         let mut page = self.pages[draft.index].clone();
         let guess = self.page_types[draft.index];
@@ -646,11 +653,14 @@ impl SiteStep<'_> {
         );
         let annotate = &self.config.annotate;
         let (annotated, markdown) = if annotate.annotated_html || annotate.markdown {
-            let (html, doc) = self.parse(draft.index)?;
+            let doc = self.document(draft.index)?;
             let runs = &draft.runs;
-            let annotated = annotate
-                .annotated_html
-                .then(|| annotated_html(&doc, &html, &page.url, draft.cross_bits(), runs));
+            let annotated = if annotate.annotated_html {
+                let html = self.fetcher.fetch(&page)?.html;
+                Some(annotated_html(&doc, &html, &page.url, draft.cross_bits(), runs))
+            } else {
+                None
+            };
             let markdown = annotate.markdown.then(|| {
                 content_markdown(&doc, runs, &draft.layout, |i| {
                     runs[i].class == PatternClass::Content

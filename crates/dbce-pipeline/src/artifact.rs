@@ -98,11 +98,11 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ArtifactError + '_ {
 }
 
 impl ArtifactKind {
-    fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{}/{}", String::from_utf8_lossy(&self.tag), self.version)
     }
 
-    fn header(&self) -> [u8; 12] {
+    pub(crate) fn header(&self) -> [u8; 12] {
         let mut header = [0; 12];
         header[..4].copy_from_slice(MAGIC);
         header[4..8].copy_from_slice(&self.tag);

@@ -34,6 +34,10 @@ pub enum FetchError {
     /// The record reads as a page, but its words are not those the run labelled (the file or
     /// the parser's settings changed since `annotate`).
     RunsDoNotFit,
+    /// Stage `read` saved no DOM for the page ([`crate::doms::DomStore`]).
+    DomMissing,
+    /// The DOM stage `read` saved for the page fails its checksum or does not decode.
+    DomDamaged,
 }
 
 impl FetchError {
@@ -46,6 +50,8 @@ impl FetchError {
             Self::NotAtOffset => "refetch-not-at-offset",
             Self::NotAPage => "refetch-not-a-page",
             Self::RunsDoNotFit => "refetch-runs-do-not-fit",
+            Self::DomMissing => "stored-dom-missing",
+            Self::DomDamaged => "stored-dom-damaged",
         }
     }
 }

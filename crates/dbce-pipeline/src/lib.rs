@@ -22,6 +22,7 @@ pub mod annotate;
 pub mod artifact;
 pub mod atomic;
 pub mod bands;
+pub mod doms;
 mod config;
 mod error;
 pub mod extract;

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::artifact::{ArtifactKind, ArtifactWriter};
 use crate::bands::{BandRow, BucketKey};
+use crate::doms::DomWriter;
 use crate::html::captured_html;
 use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
 use crate::shard::Shard;
@@ -97,6 +98,8 @@ struct ReadStep {
     pages: Vec<ArtifactWriter<PageRef>>,
     /// One writer per partition.
     words: Vec<ArtifactWriter<PageWords>>,
+    /// One writer per partition.
+    doms: Vec<DomWriter>,
     bands: Vec<ArtifactWriter<BandRow>>,
     skips: SkipLog,
     report: StageReport,
@@ -104,7 +107,8 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    Page(PageRef, Vec<BandKey>, PageWords),
+    /// The page, its band keys, its words and its encoded DOM.
+    Page(PageRef, Vec<BandKey>, PageWords, Vec<u8>),
     Skip(SkipLine),
 }
 
@@ -127,6 +131,9 @@ impl ReadStep {
                 .collect::<Result<_, _>>()?,
             words: (0..config.lsh.partitions)
                 .map(|p| ArtifactWriter::create(&work.read_words(p, shard.rank), WORDS))
+                .collect::<Result<_, _>>()?,
+            doms: (0..config.lsh.partitions)
+                .map(|p| DomWriter::create(&work.read_doms(p, shard.rank)))
                 .collect::<Result<_, _>>()?,
             bands: (0..config.lsh.partitions)
                 .map(|p| {
@@ -197,7 +204,9 @@ impl ReadStep {
             .collect::<Result<_, _>>()?;
         for outcome in outcomes {
             match outcome {
-                Outcome::Page(page, bands, words) => self.add_page(&page, &bands, &words)?,
+                Outcome::Page(page, bands, words, dom) => {
+                    self.add_page(&page, &bands, &words, &dom)?;
+                }
                 Outcome::Skip(skip) => {
                     self.report.skip(skip.reason.clone());
                     self.skips.push(&skip)?;
@@ -265,7 +274,9 @@ impl ReadStep {
                 .map(|w| w.0)
                 .collect(),
         };
-        Ok(Outcome::Page(page, bands, words))
+        let mut dom = Vec::new();
+        document.encode(&mut dom);
+        Ok(Outcome::Page(page, bands, words, dom))
     }
 
     fn add_page(
@@ -273,6 +284,7 @@ impl ReadStep {
         page: &PageRef,
         bands: &[BandKey],
         words: &PageWords,
+        dom: &[u8],
     ) -> Result<(), StageError> {
         let partitions = self.config.lsh.partitions;
         let partition =
@@ -287,6 +299,7 @@ impl ReadStep {
         }
         self.pages[partition as usize].push(page)?;
         self.words[partition as usize].push(words)?;
+        self.doms[partition as usize].push(page, dom)?;
         self.report.emit();
         Ok(())
     }
@@ -297,6 +310,9 @@ impl ReadStep {
         }
         for words in self.words {
             words.finish()?;
+        }
+        for doms in self.doms {
+            doms.finish()?;
         }
         self.skips.finish()?;
         // Rows are streamed out in input order, so memory does not grow with the shard;
