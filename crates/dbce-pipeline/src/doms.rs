@@ -1,6 +1,7 @@
 //! `read/doms/PART/RANK.bin` ([`WorkDir::read_doms`](crate::WorkDir::read_doms)): each page's
-//! sanitised DOM as stage `read` parsed it ([`Document::encode`]), so stage `annotate` reads
-//! it back by position instead of fetching the record from its archive and parsing it again.
+//! sanitised DOM as stage `read` parsed it ([`Document::encode`], LZ4-compressed: [`packed`]),
+//! so stage `annotate` reads it back by position instead of fetching the record from its
+//! archive and parsing it again.
 //!
 //! Layout (integers little-endian, documented in `docs/formats.md`):
 //!
@@ -37,6 +38,18 @@ const END: u32 = u32::MAX;
 /// Length, CRC-32, page id, file and offset.
 const ITEM_HEADER: usize = 4 + 4 + 16 + 4 + 8;
 
+/// `doc` as an item of a DOM file holds it: its encoding ([`Document::encode`]) compressed as
+/// one LZ4 block, the uncompressed length first (u32, little-endian).
+pub fn packed(doc: &Document) -> Vec<u8> {
+    let mut encoded = Vec::new();
+    doc.encode(&mut encoded);
+    let mut packed = lz4_flex::compress_prepend_size(&encoded);
+    // The compressor reserves the worst case, more than twice what pages need: stage `read`
+    // holds a batch of these.
+    packed.shrink_to_fit();
+    packed
+}
+
 /// Writes a shard's DOMs of one partition to a temporary file that becomes its path on
 /// [`DomWriter::finish`].
 pub struct DomWriter {
@@ -51,7 +64,9 @@ impl DomWriter {
     /// # Errors
     /// Fails when the temporary file cannot be created or written.
     pub fn create(path: &Path) -> Result<Self, ArtifactError> {
-        let mut out = AtomicFile::create(path, 1 << 20).map_err(written)?;
+        // A small buffer: a shard writes one file per partition at once, and items are tens of
+        // kilobytes, so larger buffers only add to the peak memory.
+        let mut out = AtomicFile::create(path, 1 << 16).map_err(written)?;
         out.write_all(&DOMS.header()).map_err(written)?;
         Ok(Self {
             path: path.to_owned(),
@@ -60,7 +75,7 @@ impl DomWriter {
         })
     }
 
-    /// Appends `page`'s encoded DOM.
+    /// Appends `page`'s DOM, as [`packed`] makes it.
     ///
     /// # Errors
     /// Fails when writing fails or the DOM is 4 GiB or more.
@@ -229,7 +244,9 @@ impl DomStore {
         if crc32fast::hash(&bytes) != located.crc {
             return Err(FetchError::DomDamaged);
         }
-        Document::decode(&bytes).map_err(|_| FetchError::DomDamaged)
+        let encoded =
+            lz4_flex::decompress_size_prepended(&bytes).map_err(|_| FetchError::DomDamaged)?;
+        Document::decode(&encoded).map_err(|_| FetchError::DomDamaged)
     }
 }
 
@@ -269,11 +286,7 @@ mod tests {
     }
 
     fn encoded(html: &str) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        Document::parse(html, &SanitizeConfig::default())
-            .unwrap()
-            .encode(&mut bytes);
-        bytes
+        packed(&Document::parse(html, &SanitizeConfig::default()).unwrap())
     }
 
     fn title(doc: &Document) -> &str {

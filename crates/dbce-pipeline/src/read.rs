@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::artifact::{ArtifactKind, ArtifactWriter};
 use crate::bands::{BandRow, BucketKey};
-use crate::doms::DomWriter;
+use crate::doms::{DomWriter, packed};
 use crate::html::captured_html;
 use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
 use crate::shard::Shard;
@@ -48,7 +48,7 @@ pub struct PageWords {
 }
 
 /// Records decoded in parallel at a time.
-const BATCH: usize = 256;
+const BATCH: usize = 128;
 
 /// Runs `shard` of stage `read` over `inputs` (sorted and deduplicated by the caller, the same
 /// for every shard), unless it is already done. Returns its report.
@@ -107,7 +107,7 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    /// The page, its band keys, its words and its encoded DOM.
+    /// The page, its band keys, its words and its DOM ([`packed`]).
     Page(PageRef, Vec<BandKey>, PageWords, Vec<u8>),
     Skip(SkipLine),
 }
@@ -274,9 +274,7 @@ impl ReadStep {
                 .map(|w| w.0)
                 .collect(),
         };
-        let mut dom = Vec::new();
-        document.encode(&mut dom);
-        Ok(Outcome::Page(page, bands, words, dom))
+        Ok(Outcome::Page(page, bands, words, packed(&document)))
     }
 
     fn add_page(
