@@ -133,7 +133,11 @@ impl Document {
                 depth if id == 0 && depth > 0 => return Err(DecodeError("depth")),
                 depth => depth,
             };
-            let buffer = if kind == NodeKind::Text { &text } else { &names };
+            let buffer = if kind == NodeKind::Text {
+                &text
+            } else {
+                &names
+            };
             let data = input.span(buffer.len())?;
             let attrs = input.span(attrs.len())?;
             nodes.push(Node {

@@ -657,7 +657,13 @@ impl SiteStep<'_> {
             let runs = &draft.runs;
             let annotated = if annotate.annotated_html {
                 let html = self.fetcher.fetch(&page)?.html;
-                Some(annotated_html(&doc, &html, &page.url, draft.cross_bits(), runs))
+                Some(annotated_html(
+                    &doc,
+                    &html,
+                    &page.url,
+                    draft.cross_bits(),
+                    runs,
+                ))
             } else {
                 None
             };

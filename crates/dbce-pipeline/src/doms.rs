@@ -204,7 +204,9 @@ impl DomStore {
             let field = |range: std::ops::Range<usize>| &rest[range];
             let crc = u32::from_le_bytes(field(0..4).try_into().unwrap_or_default());
             let page = PageId(field(4..20).try_into().unwrap_or_default());
-            let source_file = FileId(u32::from_le_bytes(field(20..24).try_into().unwrap_or_default()));
+            let source_file = FileId(u32::from_le_bytes(
+                field(20..24).try_into().unwrap_or_default(),
+            ));
             let source_offset = u64::from_le_bytes(field(24..32).try_into().unwrap_or_default());
             offset += ITEM_HEADER as u64;
             // The first copy of a record read twice stands, as `annotate` keeps the first.
@@ -216,9 +218,7 @@ impl DomStore {
                     length,
                     crc,
                 });
-            input
-                .seek_relative(i64::from(length))
-                .map_err(io_error)?;
+            input.seek_relative(i64::from(length)).map_err(io_error)?;
             offset += u64::from(length);
             count += 1;
         }
@@ -298,11 +298,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let paths = [dir.path().join("a/0.bin"), dir.path().join("a/1.bin")];
         let mut first = DomWriter::create(&paths[0]).unwrap();
-        first.push(&page(1, 0), &encoded("<title>one</title>")).unwrap();
-        first.push(&page(2, 50), &encoded("<title>two</title>")).unwrap();
+        first
+            .push(&page(1, 0), &encoded("<title>one</title>"))
+            .unwrap();
+        first
+            .push(&page(2, 50), &encoded("<title>two</title>"))
+            .unwrap();
         assert_eq!(first.finish().unwrap(), 2);
         let mut second = DomWriter::create(&paths[1]).unwrap();
-        second.push(&page(3, 0), &encoded("<title>three</title>")).unwrap();
+        second
+            .push(&page(3, 0), &encoded("<title>three</title>"))
+            .unwrap();
         second.finish().unwrap();
         let store = DomStore::open(&paths).unwrap();
         assert_eq!(title(&store.document(&page(3, 0)).unwrap()), "three");
@@ -337,7 +343,10 @@ mod tests {
         // A file cut anywhere is refused when opened.
         for cut in [0, 11, 20, good.len() - 9, good.len() - 1] {
             std::fs::write(&path, &good[..cut]).unwrap();
-            assert!(DomStore::open(std::slice::from_ref(&path)).is_err(), "cut at {cut}");
+            assert!(
+                DomStore::open(std::slice::from_ref(&path)).is_err(),
+                "cut at {cut}"
+            );
         }
         // So is another kind of file.
         std::fs::write(&path, b"DBCEPAGE\x03\0\0\0").unwrap();
