@@ -12,6 +12,7 @@
 //! so the merge stage has nothing to reconcile.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
@@ -26,7 +27,7 @@ use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
+use crate::artifact::{ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
@@ -206,7 +207,7 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
-    let words = page_words(work, partition, read.shards, &pages)?;
+    let words = WordStore::open(work, partition, read.shards, &pages)?;
     let crosses = plan_crosses(
         &pages,
         &buckets,
@@ -245,24 +246,77 @@ pub fn run_annotate(
     Ok(report)
 }
 
-/// The words stage `read` saved for the partition's pages, indexed like `pages`.
-fn page_words(
-    work: &WorkDir,
-    partition: u32,
-    shards: u32,
-    pages: &[PageRef],
-) -> Result<Vec<Option<Vec<WordId>>>, StageError> {
-    let mut words = vec![None; pages.len()];
-    for rank in 0..shards {
-        let path = work.read_words(partition, rank);
-        for entry in ArtifactReader::<read::PageWords>::open(&path, read::WORDS)? {
-            let entry = entry?;
-            if let Some(i) = position(pages, entry.page) {
-                words[i] = Some(entry.words.into_iter().map(WordId).collect());
+/// Where each page's words from stage `read` lie in its word files, by index into the
+/// partition's pages. The words are read when a chunk of a site (or a whole site, for methods
+/// that learn per site) needs them, so a partition's words are never all in memory at once.
+struct WordStore {
+    files: Vec<PathBuf>,
+    /// Per page: which file (by rank) and the offset of its entry.
+    at: Vec<Option<(usize, u64)>>,
+}
+
+impl WordStore {
+    /// Checks the partition's word files (one full pass each) and notes where each page's
+    /// entry is.
+    fn open(
+        work: &WorkDir,
+        partition: u32,
+        shards: u32,
+        pages: &[PageRef],
+    ) -> Result<Self, StageError> {
+        let mut at = vec![None; pages.len()];
+        let mut files = Vec::new();
+        for rank in 0..shards {
+            let path = work.read_words(partition, rank);
+            let mut reader = ArtifactReader::<read::PageWords>::open(&path, read::WORDS)?;
+            let mut item = 0;
+            while let Some((offset, bytes)) = reader.next_frame()? {
+                // `PageWords` starts with the page's id.
+                let (page, _) = postcard::take_from_bytes::<PageId>(bytes).map_err(|_| {
+                    ArtifactError::Item {
+                        path: path.clone(),
+                        item,
+                        action: "decoded",
+                    }
+                })?;
+                if let Some(i) = position(pages, page) {
+                    at[i] = Some((files.len(), offset));
+                }
+                item += 1;
+            }
+            files.push(path);
+        }
+        Ok(Self { files, at })
+    }
+
+    /// The words of the pages at `indices` that have some, read in file order.
+    fn load(
+        &self,
+        indices: impl IntoIterator<Item = usize>,
+    ) -> Result<BTreeMap<usize, Vec<WordId>>, StageError> {
+        let mut wanted: Vec<(usize, u64, usize)> = indices
+            .into_iter()
+            .filter_map(|i| self.at[i].map(|(file, offset)| (file, offset, i)))
+            .collect();
+        wanted.sort_unstable();
+        let mut words = BTreeMap::new();
+        let mut open: Option<(usize, ArtifactItems<read::PageWords>)> = None;
+        for (file, offset, i) in wanted {
+            if open.as_ref().is_none_or(|(f, _)| *f != file) {
+                open = Some((file, ArtifactItems::open(&self.files[file])?));
+            }
+            if let Some((_, items)) = open.as_mut() {
+                let entry = items.read_at(offset)?;
+                words.insert(i, entry.words.into_iter().map(WordId).collect());
             }
         }
+        Ok(words)
     }
-    Ok(words)
+}
+
+/// `words` by reference, as [`SiteStep::draft`] takes them.
+fn borrowed(words: &BTreeMap<usize, Vec<WordId>>) -> BTreeMap<usize, &[WordId]> {
+    words.iter().map(|(&j, w)| (j, w.as_slice())).collect()
 }
 
 /// Where page `id` is in `pages` (sorted by id).
@@ -293,27 +347,23 @@ fn plan_crosses(
     max_candidates: usize,
     min_similarity: f64,
 ) -> Vec<Option<PlannedCross>> {
-    let mut candidates: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pages.len()];
-    for bucket in buckets {
-        let members: Vec<usize> = bucket
-            .pages
-            .iter()
-            .filter_map(|&id| position(pages, id))
-            .collect();
-        let n = members.len();
-        if n <= max_candidates + 1 {
-            for &a in &members {
-                candidates[a].extend(members.iter().copied().filter(|&b| b != a));
-            }
-        } else {
-            // A huge bucket: each page takes its neighbours in page-id order, half on each side.
-            let half = (max_candidates / 2).max(1);
-            for (position, &a) in members.iter().enumerate() {
-                for step in 1..=half {
-                    candidates[a].insert(members[(position + step) % n]);
-                    candidates[a].insert(members[(position + n - step % n) % n]);
-                }
-            }
+    // Each bucket's pages, and per page the buckets it is in with its place there: a page's
+    // candidates are gathered when its cross is chosen, so the partition never holds every
+    // page's candidate set at once (tens of kilobytes per page when a site fills huge buckets).
+    let members: Vec<Vec<usize>> = buckets
+        .iter()
+        .map(|bucket| {
+            bucket
+                .pages
+                .iter()
+                .filter_map(|&id| position(pages, id))
+                .collect()
+        })
+        .collect();
+    let mut memberships: Vec<Vec<(usize, usize)>> = vec![Vec::new(); pages.len()];
+    for (bucket, pages_in) in members.iter().enumerate() {
+        for (place, &page) in pages_in.iter().enumerate() {
+            memberships[page].push((bucket, place));
         }
     }
     let urls: Vec<UrlKey> = pages.iter().map(|p| UrlKey::of(&p.url)).collect();
@@ -321,11 +371,31 @@ fn plan_crosses(
     for (i, page) in pages.iter().enumerate() {
         by_url.entry((&page.site.0, &urls[i])).or_default().push(i);
     }
-    for captures in by_url.values() {
-        for &a in captures {
-            candidates[a].extend(captures.iter().copied().filter(|&b| b != a));
-        }
+    let mut captures_of: Vec<usize> = vec![0; pages.len()];
+    let captures: Vec<Vec<usize>> = by_url.into_values().collect();
+    for (group, pages_in) in captures.iter().enumerate() {
+        pages_in.iter().for_each(|&page| captures_of[page] = group);
     }
+    // The pages of every bucket `a` is in (in a huge bucket, its neighbours in page-id order,
+    // half on each side) and the other captures of its URL.
+    let candidates = |a: usize| {
+        let mut candidates = BTreeSet::new();
+        for &(bucket, place) in &memberships[a] {
+            let members = &members[bucket];
+            let n = members.len();
+            if n <= max_candidates + 1 {
+                candidates.extend(members.iter().copied().filter(|&b| b != a));
+            } else {
+                let half = (max_candidates / 2).max(1);
+                for step in 1..=half {
+                    candidates.insert(members[(place + step) % n]);
+                    candidates.insert(members[(place + n - step % n) % n]);
+                }
+            }
+        }
+        candidates.extend(captures[captures_of[a]].iter().copied().filter(|&b| b != a));
+        candidates
+    };
     (0..pages.len())
         .into_par_iter()
         .map(|i| {
@@ -336,13 +406,18 @@ fn plan_crosses(
                 payload: pages[j].payload.0,
                 similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
             };
-            let list: Vec<CrossCandidate<usize>> = candidates[i]
-                .iter()
-                .map(|&j| candidate(j))
+            let list: Vec<CrossCandidate<usize>> = candidates(i)
+                .into_iter()
+                .map(candidate)
                 .filter(|c| c.similarity >= min_similarity || c.url == urls[i])
                 .collect();
             let cross = select_cross(&candidate(i), &list)?;
-            let similarity = list.iter().map(|c| (c.page, c.similarity as f32)).collect();
+            let members: Vec<usize> = cross.members().into_iter().map(|(_, j)| j).collect();
+            let similarity = list
+                .iter()
+                .filter(|c| members.contains(&c.page))
+                .map(|c| (c.page, c.similarity as f32))
+                .collect();
             Some(PlannedCross { cross, similarity })
         })
         .collect()
@@ -377,8 +452,8 @@ fn page_types(
 
 /// The work on one site's pages.
 struct SiteStep<'a> {
-    /// Each page's words from stage `read`, by index (`None` if missing).
-    words: &'a [Option<Vec<WordId>>],
+    /// Where each page's words from stage `read` are.
+    words: &'a WordStore,
     /// The trained run model, for method `model`.
     model: Option<&'a RandomForest>,
     /// The page-level judge, for method `evidence`.
@@ -433,23 +508,23 @@ impl SiteStep<'_> {
         emit: &mut dyn FnMut(Result<AnnotatedPage, FetchError>) -> Result<(), StageError>,
     ) -> Result<(), StageError> {
         let method = self.config.annotate.method;
-        // Pass 1: the words of every page some cross of the site needs as a member.
-        let members: BTreeSet<usize> = site
-            .iter()
-            .filter(|_| method != ClassifyMethod::Single)
-            .filter_map(|&i| self.crosses[i].as_ref())
-            .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
-            .collect();
-        let members: Vec<usize> = members.into_iter().collect();
-        let words: BTreeMap<usize, &[WordId]> = members
-            .iter()
-            .filter_map(|&j| Some((j, self.words[j].as_deref()?)))
-            .collect();
-        // Pass 2: each page against its members.
+        // The words of every page some cross of `pages` needs as a member.
+        let members_words = |pages: &[usize]| {
+            self.words.load(
+                pages
+                    .iter()
+                    .filter(|_| method != ClassifyMethod::Single)
+                    .filter_map(|&i| self.crosses[i].as_ref())
+                    .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
+                    .collect::<BTreeSet<usize>>(),
+            )
+        };
         if !method.learns_per_site() {
             // Nothing is learned from the whole site: pages go out a chunk at a time, so
-            // memory holds one chunk's results, not the site's.
+            // memory holds one chunk's words and results, not the site's.
             for chunk in site.chunks(CHUNK) {
+                let owned = members_words(chunk)?;
+                let words = borrowed(&owned);
                 let pages: Vec<Result<AnnotatedPage, FetchError>> = chunk
                     .par_iter()
                     .map(|&i| {
@@ -469,6 +544,8 @@ impl SiteStep<'_> {
             }
             return Ok(());
         }
+        let owned = members_words(&site)?;
+        let words = borrowed(&owned);
         let mut drafts: Vec<Result<Draft, FetchError>> =
             site.par_iter().map(|&i| self.draft(i, &words)).collect();
         // The learned step, over the site's cross pages.

@@ -13,7 +13,7 @@
 //! or truncated copy from a good one.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
@@ -209,6 +209,8 @@ pub struct ArtifactReader<T> {
     input: BufReader<File>,
     crc: crc32fast::Hasher,
     count: u64,
+    /// Bytes read so far: where the next frame starts.
+    offset: u64,
     done: bool,
     buffer: Vec<u8>,
     item: PhantomData<fn() -> T>,
@@ -226,6 +228,7 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
             input: BufReader::with_capacity(1 << 20, file),
             crc: crc32fast::Hasher::new(),
             count: 0,
+            offset: 0,
             done: false,
             buffer: Vec::new(),
             item: PhantomData,
@@ -254,6 +257,7 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         match self.input.read_exact(buf) {
             Ok(()) => {
                 self.crc.update(buf);
+                self.offset += buf.len() as u64;
                 Ok(true)
             }
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
@@ -268,13 +272,25 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         }
     }
 
-    fn next_item(&mut self) -> Result<Option<T>, ArtifactError> {
+    /// The next item's offset in the file (for [`ArtifactItems::read_at`]) and its encoded
+    /// bytes, without decoding them; `None` after the last item, once the trailer checks out.
+    /// Callers that read a prefix of the item decode it with `postcard::take_from_bytes`.
+    ///
+    /// # Errors
+    /// Fails when the file is truncated or damaged.
+    pub fn next_frame(&mut self) -> Result<Option<(u64, &[u8])>, ArtifactError> {
+        if self.done {
+            return Ok(None);
+        }
+        let at = self.offset;
         let mut length = [0; 4];
         if !self.read_exact_into(&mut length)? {
+            self.done = true;
             return Err(self.truncated());
         }
         let length = u32::from_le_bytes(length);
         if length == END {
+            self.done = true;
             return self.check_trailer().map(|()| None);
         }
         self.buffer.resize(length as usize, 0);
@@ -282,15 +298,24 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         let complete = self.read_exact_into(&mut buffer)?;
         self.buffer = buffer;
         if !complete {
+            self.done = true;
             return Err(self.truncated());
         }
-        let item = postcard::from_bytes(&self.buffer).map_err(|_| ArtifactError::Item {
+        self.count += 1;
+        Ok(Some((at, &self.buffer)))
+    }
+
+    fn next_item(&mut self) -> Result<Option<T>, ArtifactError> {
+        let item = self.count;
+        let Some((_, bytes)) = self.next_frame()? else {
+            return Ok(None);
+        };
+        let decoded = postcard::from_bytes(bytes).map_err(|_| ArtifactError::Item {
             path: self.path.clone(),
-            item: self.count,
+            item,
             action: "decoded",
         })?;
-        self.count += 1;
-        Ok(Some(item))
+        Ok(Some(decoded))
     }
 
     fn check_trailer(&mut self) -> Result<(), ArtifactError> {
@@ -327,6 +352,60 @@ impl<T: DeserializeOwned> Iterator for ArtifactReader<T> {
         let next = self.next_item();
         self.done = !matches!(next, Ok(Some(_)));
         next.transpose()
+    }
+}
+
+/// Reads single items of an intermediate file at the offsets [`ArtifactReader::next_frame`]
+/// gave, so that a stage can keep offsets instead of items. It checks neither the header nor
+/// the checksum: it is meant for a file that one complete [`ArtifactReader`] pass has checked.
+pub struct ArtifactItems<T> {
+    path: PathBuf,
+    input: BufReader<File>,
+    buffer: Vec<u8>,
+    item: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> ArtifactItems<T> {
+    /// Opens `path` for reading items by offset.
+    ///
+    /// # Errors
+    /// Fails when the file cannot be opened.
+    pub fn open(path: &Path) -> Result<Self, ArtifactError> {
+        let file = File::open(path).map_err(io_error(path))?;
+        Ok(Self {
+            path: path.to_owned(),
+            input: BufReader::with_capacity(1 << 16, file),
+            buffer: Vec::new(),
+            item: PhantomData,
+        })
+    }
+
+    /// The item whose frame starts at `offset`.
+    ///
+    /// # Errors
+    /// Fails when the file cannot be read there or the bytes there are not an item.
+    pub fn read_at(&mut self, offset: u64) -> Result<T, ArtifactError> {
+        let damaged = |path: &Path| ArtifactError::Item {
+            path: path.to_owned(),
+            item: offset,
+            action: "decoded",
+        };
+        self.input
+            .seek(SeekFrom::Start(offset))
+            .map_err(io_error(&self.path))?;
+        let mut length = [0; 4];
+        self.input
+            .read_exact(&mut length)
+            .map_err(io_error(&self.path))?;
+        let length = u32::from_le_bytes(length);
+        if length == END {
+            return Err(damaged(&self.path));
+        }
+        self.buffer.resize(length as usize, 0);
+        self.input
+            .read_exact(&mut self.buffer)
+            .map_err(io_error(&self.path))?;
+        postcard::from_bytes(&self.buffer).map_err(|_| damaged(&self.path))
     }
 }
 
@@ -394,6 +473,25 @@ mod tests {
             read_all::<u32>(&path, KIND),
             Err(ArtifactError::Checksum { .. })
         ));
+    }
+
+    #[test]
+    fn items_are_read_back_at_their_frames_offsets() {
+        let items: Vec<(u32, String)> = (0..40).map(|i| (i, "x".repeat(i as usize))).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.bin");
+        write_all(&path, KIND, &items).unwrap();
+        let mut reader = ArtifactReader::<(u32, String)>::open(&path, KIND).unwrap();
+        let mut offsets = Vec::new();
+        while let Some((offset, bytes)) = reader.next_frame().unwrap() {
+            let (first, _) = postcard::take_from_bytes::<u32>(bytes).unwrap();
+            offsets.push((first, offset));
+        }
+        assert_eq!(offsets.len(), items.len());
+        let mut at = ArtifactItems::<(u32, String)>::open(&path).unwrap();
+        for &(i, offset) in offsets.iter().rev() {
+            assert_eq!(at.read_at(offset).unwrap(), items[i as usize]);
+        }
     }
 
     #[test]

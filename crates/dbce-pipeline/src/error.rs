@@ -81,3 +81,13 @@ pub enum StageError {
         shards: u32,
     },
 }
+
+/// An output file written as it streams ([`crate::atomic::AtomicFile`]) failed.
+impl From<crate::atomic::WriteError> for StageError {
+    fn from(e: crate::atomic::WriteError) -> Self {
+        Self::Output {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}

@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use dbce_annotate::PatternClass;
 use dbce_classify::PageType;
@@ -25,7 +25,9 @@ use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
-use crate::artifact::ArtifactReader;
+use crate::artifact::{ArtifactError, ArtifactItems, ArtifactReader};
+use crate::atomic::AtomicFile;
+use crate::page::{PageId, PageRef};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::{WorkDir, write_atomically};
 use crate::{Config, StageError, StageReport, group, read};
@@ -193,7 +195,7 @@ pub fn run_finish(
         PartitionStart::Run(manifest) => manifest,
     };
     let mut report = StageReport::new(STAGE, partition);
-    let pages = annotated_pages(work, partition)?;
+    let mut pages = AnnotatedPages::open(work, partition)?;
     if pages.is_empty() {
         // No empty part files: a partition without pages writes none.
         work.finish_shard(&report)?;
@@ -206,40 +208,42 @@ pub fn run_finish(
         .collect();
     let part = format!("part-{partition:05}");
     let warc_name = format!("{part}.warc.gz");
-    let records: Vec<TextRecord> = pages
-        .iter()
-        .map(|page| {
-            let file = files
-                .get(page.page.source.file.0 as usize)
-                .map_or("", String::as_str);
-            TextRecord::of(page, file)
-        })
-        .collect();
     let output_error = |dir: &str| {
         let path = out.join(dir);
         move |source| StageError::Output { path, source }
     };
-    let mut text = GzEncoder::new(Vec::new(), Compression::new(6));
-    let mut warc = WarcWriter::new(Vec::new());
-    let mut cdxj = String::new();
-    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), &records);
+    let create = |path: PathBuf| AtomicFile::create(&path, 1 << 16);
+    // Every output is written as the pages stream by, so memory holds one page at a time.
+    let mut text = GzEncoder::new(
+        create(out.join("text").join(format!("{part}.jsonl.gz")))?,
+        Compression::new(6),
+    );
+    let mut warc = WarcWriter::new(create(out.join("warc").join(&warc_name))?);
+    let mut cdxj = create(out.join("warc").join(format!("{part}.cdxj")))?;
+    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), pages.heads());
     let warcinfo_id = warcinfo
         .fields
         .get("WARC-Record-ID")
         .unwrap_or_default()
         .to_owned();
     warc.write_record(&warcinfo).map_err(output_error("warc"))?;
-    for (page, record) in pages.iter().zip(&records) {
-        let mut line = serde_json::to_vec(record)
+    for page in &mut pages {
+        let page = page?;
+        let file = files
+            .get(page.page.source.file.0 as usize)
+            .map_or("", String::as_str);
+        let record = TextRecord::of(&page, file);
+        let mut line = serde_json::to_vec(&record)
             .map_err(std::io::Error::other)
             .map_err(output_error("text"))?;
         line.push(b'\n');
         text.write_all(&line).map_err(output_error("text"))?;
         let locator = warc
-            .write_record(&conversion_record(record, &warcinfo_id))
+            .write_record(&conversion_record(&record, &warcinfo_id))
             .map_err(output_error("warc"))?;
-        cdxj.push_str(&cdxj_line(record, locator, &warc_name));
-        cdxj.push('\n');
+        let mut line = cdxj_line(&record, locator, &warc_name);
+        line.push('\n');
+        cdxj.write_all(line.as_bytes())?;
         if let Some(html) = &page.annotated_html {
             let path = out
                 .join("html")
@@ -249,16 +253,78 @@ pub fn run_finish(
         }
         report.emit();
     }
-    let text = text.finish().map_err(output_error("text"))?;
-    let warc = warc.finish().map_err(output_error("warc"))?;
-    write_atomically(&out.join("text").join(format!("{part}.jsonl.gz")), &text)?;
-    write_atomically(&out.join("warc").join(&warc_name), &warc)?;
-    write_atomically(
-        &out.join("warc").join(format!("{part}.cdxj")),
-        cdxj.as_bytes(),
-    )?;
+    text.finish().map_err(output_error("text"))?.finish(false)?;
+    warc.finish().map_err(output_error("warc"))?.finish(false)?;
+    cdxj.finish(false)?;
     work.finish_shard(&report)?;
     Ok(report)
+}
+
+/// What the `warcinfo` record of a part needs to know of each page, before any is written.
+#[derive(Debug, Clone)]
+struct PageHead {
+    page: PageId,
+    /// Where the page's item starts in the annotated file.
+    offset: u64,
+    record_id: String,
+    date: String,
+}
+
+/// A partition's annotated pages one at a time, by page id: one checking pass over the file
+/// notes where each page is (and its [`PageHead`]), then each is read at its offset. `annotate`
+/// writes pages site by site; reading them in id order this way keeps one page in memory
+/// instead of the partition's.
+struct AnnotatedPages {
+    items: ArtifactItems<AnnotatedPage>,
+    heads: Vec<PageHead>,
+    next: usize,
+}
+
+impl AnnotatedPages {
+    fn open(work: &WorkDir, partition: u32) -> Result<Self, StageError> {
+        let path = work.annotated_pages(partition);
+        let mut reader = ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?;
+        let mut heads = Vec::new();
+        while let Some((offset, bytes)) = reader.next_frame()? {
+            // An annotated page starts with its `PageRef`.
+            let (page, _) =
+                postcard::take_from_bytes::<PageRef>(bytes).map_err(|_| ArtifactError::Item {
+                    path: path.clone(),
+                    item: heads.len() as u64,
+                    action: "decoded",
+                })?;
+            heads.push(PageHead {
+                page: page.page,
+                offset,
+                record_id: page.record_id,
+                date: page.captured.iso8601(),
+            });
+        }
+        heads.sort_by_key(|h| h.page);
+        Ok(Self {
+            items: ArtifactItems::open(&path)?,
+            heads,
+            next: 0,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.heads.is_empty()
+    }
+
+    fn heads(&self) -> &[PageHead] {
+        &self.heads
+    }
+}
+
+impl Iterator for AnnotatedPages {
+    type Item = Result<AnnotatedPage, StageError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let head = self.heads.get(self.next)?;
+        self.next += 1;
+        Some(self.items.read_at(head.offset).map_err(StageError::from))
+    }
 }
 
 /// The annotated pages of `partition`, by page id. `annotate` wrote each page once (duplicates
@@ -282,17 +348,17 @@ fn record_id(name: &str) -> String {
 }
 
 /// The `warcinfo` record that heads the output WARC `filename`, whose conversion records are
-/// those of `records`. Its id is the UUID of `dbce-warcinfo`, the file name and the source ids of
+/// those of `pages`. Its id is the UUID of `dbce-warcinfo`, the file name and the source ids of
 /// its records; its date the latest capture among them, so reruns write the same bytes.
-fn warcinfo_record(filename: &str, fingerprint: &str, records: &[TextRecord]) -> NewRecord {
+fn warcinfo_record(filename: &str, fingerprint: &str, pages: &[PageHead]) -> NewRecord {
     let mut name = format!("dbce-warcinfo {filename}");
-    for record in records {
+    for page in pages {
         name.push(' ');
-        name.push_str(&record.id);
+        name.push_str(&page.record_id);
     }
-    let date = records
+    let date = pages
         .iter()
-        .map(|r| r.date.as_str())
+        .map(|p| p.date.as_str())
         .max()
         .unwrap_or_default();
     let mut fields = Headers::new();
