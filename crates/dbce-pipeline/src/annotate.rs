@@ -33,7 +33,7 @@ use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
-use crate::{ClassifyMethod, Config, StageError, StageReport};
+use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
 use dbce_forest::RandomForest;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
 use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};
@@ -196,7 +196,7 @@ pub fn run_annotate(
     pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
     let before = pages.len();
     pages.dedup_by_key(|p| p.page);
-    (pages.len()..before).for_each(|_| report.skip("duplicate-record"));
+    (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
     let buckets = group::read_buckets(work, partition)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)

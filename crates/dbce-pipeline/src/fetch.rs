@@ -8,6 +8,7 @@ use std::sync::Arc;
 use dbce_http::HttpLimits;
 use dbce_warc::{Entry, ReaderConfig, WarcReader};
 
+use crate::SkipReason;
 use crate::html::{CapturedHtml, captured_html};
 use crate::page::PageRef;
 
@@ -39,13 +40,13 @@ pub enum FetchError {
 impl FetchError {
     /// The skip reason recorded in reports, and the error's message; an I/O error keeps its
     /// cause as its source.
-    pub fn reason(&self) -> &'static str {
+    pub fn reason(&self) -> SkipReason {
         match self {
-            Self::NoSuchFile => "refetch-no-such-file",
-            Self::Io(_) => "refetch-io",
-            Self::NotAtOffset => "refetch-not-at-offset",
-            Self::NotAPage => "refetch-not-a-page",
-            Self::RunsDoNotFit => "refetch-runs-do-not-fit",
+            Self::NoSuchFile => SkipReason::RefetchNoSuchFile,
+            Self::Io(_) => SkipReason::RefetchIo,
+            Self::NotAtOffset => SkipReason::RefetchNotAtOffset,
+            Self::NotAPage => SkipReason::RefetchNotAPage,
+            Self::RunsDoNotFit => SkipReason::RefetchRunsDoNotFit,
         }
     }
 }

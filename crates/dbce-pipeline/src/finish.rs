@@ -28,7 +28,7 @@ use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
 use crate::artifact::ArtifactReader;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::{WorkDir, write_atomically};
-use crate::{Config, StageError, StageReport, group, read};
+use crate::{Config, SkipReason, StageError, StageReport, group, read};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;
@@ -357,7 +357,7 @@ pub struct StageCounts {
     /// What it passed on.
     pub output: u64,
     /// What it skipped, by reason.
-    pub skipped: BTreeMap<String, u64>,
+    pub skipped: BTreeMap<SkipReason, u64>,
     /// Items taken in despite something irregular, by warning; outside the balance (for
     /// `read`: records read as warcio reads them, e.g. `warc:short-block`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

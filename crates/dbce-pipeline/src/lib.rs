@@ -35,6 +35,7 @@ pub mod read;
 mod report;
 mod shard;
 pub mod site;
+mod skip_reason;
 pub mod skips;
 pub mod timings;
 pub mod view;
@@ -46,6 +47,7 @@ pub use error::StageError;
 pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Timestamp};
 pub use report::StageReport;
 pub use shard::Shard;
+pub use skip_reason::{SkipReason, UnknownSkipReason};
 pub use timings::StageTimings;
 pub use work::WorkDir;
 

@@ -199,7 +199,7 @@ impl ReadStep {
             match outcome {
                 Outcome::Page(page, bands, words) => self.add_page(&page, &bands, &words)?,
                 Outcome::Skip(skip) => {
-                    self.report.skip(skip.reason.clone());
+                    self.report.skip(skip.reason);
                     self.skips.push(&skip)?;
                 }
             }
@@ -214,14 +214,14 @@ impl ReadStep {
             offset: record.locator.offset,
             length: record.locator.length,
         };
-        let skip = |reason: &str| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
+        let skip = |reason| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
         let captured = match captured_html(record, &self.limits) {
             Ok(captured) => captured,
-            Err(not) => return skip(not.reason()),
+            Err(not) => return skip(not.into()),
         };
         let document = match Document::parse(&captured.html, &self.config.sanitize) {
             Ok(document) => document,
-            Err(error) => return skip(dom_reason(&error)),
+            Err(error) => return skip((&error).into()),
         };
         // Tokens end to end in one buffer: no allocation per token.
         let (mut joined, mut ends) = (String::new(), Vec::new());
@@ -306,13 +306,5 @@ impl ReadStep {
         }
         work.finish_shard(&self.report)?;
         Ok(self.report)
-    }
-}
-
-fn dom_reason(error: &dbce_dom::DomError) -> &'static str {
-    match error {
-        dbce_dom::DomError::InputTooLarge { .. } => "html-too-large",
-        dbce_dom::DomError::TooManyNodes { .. } => "html-too-many-nodes",
-        _ => "html-unparsable",
     }
 }

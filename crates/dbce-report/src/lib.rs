@@ -214,7 +214,7 @@ impl PartitionStep<'_> {
                 Err(error) => {
                     *overview
                         .viewer_skips
-                        .entry(error.reason().to_owned())
+                        .entry(error.reason().to_string())
                         .or_default() += 1;
                 }
             }
