@@ -222,7 +222,7 @@ pub fn run_finish(
     let mut text = GzEncoder::new(Vec::new(), Compression::new(6));
     let mut warc = WarcWriter::new(Vec::new());
     let mut cdxj = String::new();
-    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), &records);
+    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint()?, &records);
     let warcinfo_id = warcinfo
         .fields
         .get("WARC-Record-ID")
@@ -431,7 +431,7 @@ fn index_documents(
 /// # Errors
 /// Fails when `finish` is incomplete or files cannot be read or written.
 pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunReport, StageError> {
-    let fingerprint = config.fingerprint();
+    let fingerprint = config.fingerprint()?;
     let finished = work.require_complete(STAGE, &fingerprint)?;
     let files: Vec<String> = finished
         .inputs
@@ -503,8 +503,12 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
         stages,
         indexed: summary.documents,
     };
-    let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
-    write_atomically(&out.join("report.json"), &json)?;
+    let path = out.join("report.json");
+    let json = serde_json::to_vec_pretty(&report).map_err(|e| StageError::Output {
+        path: path.clone(),
+        source: e.into(),
+    })?;
+    write_atomically(&path, &json)?;
     // The step's own done marker, written last: engines check it before they call the run done.
     let mut done = StageReport::new(INDEX_STAGE, 0);
     (0..report.indexed).for_each(|_| done.emit());

@@ -66,7 +66,7 @@ pub fn run_read(
     work.begin(&Manifest {
         layout: LAYOUT_VERSION,
         stage: STAGE.to_owned(),
-        fingerprint: config.fingerprint(),
+        fingerprint: config.fingerprint()?,
         config: config.clone(),
         inputs: inputs.to_vec(),
         shards: shard.world,

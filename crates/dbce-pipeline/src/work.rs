@@ -282,7 +282,7 @@ mod tests {
         Manifest {
             layout: LAYOUT_VERSION,
             stage: "read".into(),
-            fingerprint: config.fingerprint(),
+            fingerprint: config.fingerprint().unwrap(),
             config,
             inputs: vec!["a.warc.gz".into()],
             shards,
@@ -299,7 +299,7 @@ mod tests {
             work.begin(&manifest(3)),
             Err(WorkError::ManifestMismatch { .. })
         ));
-        let fingerprint = Config::default().fingerprint();
+        let fingerprint = Config::default().fingerprint().unwrap();
         let error = work.require_complete("read", &fingerprint).unwrap_err();
         assert!(matches!(error, WorkError::Incomplete { ref missing, .. } if missing == &[0, 1]));
         for shard in 0..2 {

@@ -224,10 +224,13 @@ impl PartitionStep<'_> {
                 continue;
             };
             writer.write(&format!("pages/{id}.page.html"), &html)?;
-            writer.write(
-                &format!("pages/{id}.html"),
-                &viewer::render(row, &sites[i], &viewers[i]),
-            )?;
+            let path = format!("pages/{id}.html");
+            let viewer =
+                viewer::render(row, &sites[i], &viewers[i]).map_err(|e| ReportError::Write {
+                    path: writer.dir.join(&path),
+                    source: e.into(),
+                })?;
+            writer.write(&path, &viewer)?;
         }
         for (site, viewers) in sites.iter().zip(&viewers) {
             writer.write(&site.file(), &site_page::render(site, viewers))?;
