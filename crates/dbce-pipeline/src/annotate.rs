@@ -50,7 +50,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 5,
+    version: 6,
 };
 
 /// How a page's runs were classified.
@@ -821,6 +821,7 @@ mod tests {
                 file: FileId(0),
                 offset: u64::from(n),
                 length: 1,
+                stream_offset: None,
             },
             tokens: 10,
             signature: (0..10)

@@ -27,7 +27,7 @@ pub const STAGE: &str = crate::work::READ;
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
-    version: 3,
+    version: 4,
 };
 /// `read/words/PART/RANK.bin` ([`WorkDir::read_words`](crate::WorkDir::read_words)): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
@@ -209,11 +209,7 @@ impl ReadStep {
 
     /// The page in `record` with its LSH band keys, or why it is not a page.
     fn page(&self, record: &Record, file: FileId) -> Result<Outcome, StageError> {
-        let source = Source {
-            file,
-            offset: record.locator.offset,
-            length: record.locator.length,
-        };
+        let source = Source::of_record(file, record);
         let skip = |reason| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
         let captured = match captured_html(record, &self.limits) {
             Ok(captured) => captured,

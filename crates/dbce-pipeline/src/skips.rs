@@ -44,7 +44,7 @@ impl SkipLine {
         Self {
             file: source.file,
             offset: source.offset,
-            stream_offset: record.locator.shared.then_some(record.stream_offset),
+            stream_offset: source.stream_offset,
             reason,
             record_id: record.header.record_id().map(str::to_owned),
         }
