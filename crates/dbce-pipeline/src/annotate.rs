@@ -26,7 +26,6 @@ use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
@@ -34,6 +33,7 @@ use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
+use dbce_artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use dbce_forest::RandomForest;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
 use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};

@@ -25,10 +25,10 @@ use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
-use crate::artifact::ArtifactReader;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::{WorkDir, write_atomically};
 use crate::{Config, SkipReason, StageError, StageReport, group, read};
+use dbce_artifact::ArtifactReader;
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;

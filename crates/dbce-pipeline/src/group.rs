@@ -3,12 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::{BAND_ROWS, BandRow, BucketKey};
 use crate::page::PageId;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, SkipReason, StageError, StageReport, read};
+use dbce_artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::GROUP;

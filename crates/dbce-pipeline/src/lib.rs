@@ -3,7 +3,7 @@
 //! Stage 1 is [`read::run_read`] (map over archive files: [`PageRef`]s and LSH band rows
 //! partitioned by [`BucketKey`]) and [`group::run_group`] (merge per partition:
 //! [`group::LshBucket`]s). Every step takes its [`Shard`] or partition, writes its outputs
-//! atomically through [`artifact`], records a [`StageReport`] whose counts balance, leaves a
+//! atomically through [`dbce_artifact`], records a [`StageReport`] whose counts balance, leaves a
 //! done marker in the [`WorkDir`], and skips work already done. [`run_stage1`] runs all shards
 //! locally on a rayon pool; a cluster engine runs the same steps one shard per task.
 //!
@@ -19,8 +19,6 @@
 #![deny(missing_docs)]
 
 pub mod annotate;
-pub mod artifact;
-pub mod atomic;
 pub mod bands;
 mod config;
 mod error;

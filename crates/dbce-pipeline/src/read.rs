@@ -12,7 +12,6 @@ use dbce_minhash::{BandKey, LshParams, MinHasher};
 use dbce_warc::{Entry, Record, WarcReader};
 use rayon::prelude::*;
 
-use crate::artifact::{ArtifactKind, ArtifactWriter};
 use crate::bands::{BandRow, BucketKey};
 use crate::html::captured_html;
 use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
@@ -20,6 +19,7 @@ use crate::shard::Shard;
 use crate::skips::{SkipLine, SkipLog};
 use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
 use crate::{Config, StageError, StageReport};
+use dbce_artifact::{ArtifactKind, ArtifactWriter};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::READ;

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use dbce_warc::{NewRecord, WarcWriter};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage};
-use crate::artifact::ArtifactReader;
 use crate::skips::SkipLine;
 use crate::{Config, SkipReason, StageError, WorkDir, run_stage1};
+use dbce_artifact::ArtifactReader;
 
 /// One capture of a page of the site.
 #[derive(Debug, Clone, PartialEq, Eq)]
