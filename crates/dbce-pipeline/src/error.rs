@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::config::ConfigError;
+use crate::ConfigError;
 use crate::work::WorkError;
 use dbce_artifact::ArtifactError;
 

@@ -20,7 +20,6 @@
 
 pub mod annotate;
 pub mod bands;
-mod config;
 mod error;
 pub mod extract;
 pub mod fetch;
@@ -40,7 +39,7 @@ pub mod view;
 pub mod work;
 
 pub use bands::BucketKey;
-pub use config::{AnnotateConfig, ClassifyMethod, Config, ConfigError, LshConfig, ReadConfig};
+pub use dbce_config::{AnnotateConfig, ClassifyMethod, Config, ConfigError, LshConfig, ReadConfig};
 pub use error::StageError;
 pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Timestamp};
 pub use report::StageReport;

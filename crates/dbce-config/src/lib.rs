@@ -1,4 +1,16 @@
-//! The settings that decide a run's results, shared by every stage and recorded with its output.
+//! The settings that decide a run's results, shared by every stage and recorded with its output:
+//! their defaults, their validation and their fingerprint. Its own crate because the binary, the
+//! stages, the report and the Python package all read them, and none of them owns them.
+//!
+//! ```
+//! use dbce_config::Config;
+//!
+//! let config = Config::default();
+//! config.validate()?;
+//! assert_eq!(config.fingerprint()?.len(), 16);
+//! # Ok::<(), dbce_config::ConfigError>(())
+//! ```
+#![deny(missing_docs)]
 
 use std::collections::BTreeMap;
 
