@@ -1,4 +1,5 @@
-//! The stages of dbce as map/merge steps over shards: intermediate files, plans, reports.
+//! The stages of dbce as map/merge steps over shards: what each step reads, plans, writes, skips
+//! and reports.
 //!
 //! Stage 1 is [`read::run_read`] (map over archive files: [`PageRef`]s and LSH band rows
 //! partitioned by [`BucketKey`]) and [`group::run_group`] (merge per partition:
