@@ -36,7 +36,6 @@ pub mod site;
 mod skip_reason;
 pub mod skips;
 pub mod timings;
-pub mod view;
 pub mod work;
 
 pub use bands::BucketKey;

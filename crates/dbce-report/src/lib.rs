@@ -29,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod annotated;
 mod error;
 mod html;
 mod overview;
@@ -43,11 +44,11 @@ mod viewer;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use annotated::page_annotated_html;
 use dbce_pipeline::annotate::AnnotatedPage;
 use dbce_pipeline::fetch::{FetchError, PageFetcher};
 use dbce_pipeline::finish::{self, RunReport};
 use dbce_pipeline::group::{self, LshBucket};
-use dbce_pipeline::view::page_annotated_html;
 use dbce_pipeline::{PageId, SiteKey, StageTimings, WorkDir};
 use rayon::prelude::*;
 
