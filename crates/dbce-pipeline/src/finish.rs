@@ -25,12 +25,12 @@ use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
-use crate::artifact::{ArtifactError, ArtifactItems, ArtifactReader};
-use crate::atomic::AtomicFile;
 use crate::page::{PageId, PageRef};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::{WorkDir, write_atomically};
-use crate::{Config, StageError, StageReport, group, read};
+use crate::{Config, SkipReason, StageError, StageReport, group, read};
+use dbce_artifact::atomic::AtomicFile;
+use dbce_artifact::{ArtifactItems, ArtifactReader};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;
@@ -220,7 +220,7 @@ pub fn run_finish(
     );
     let mut warc = WarcWriter::new(create(out.join("warc").join(&warc_name))?);
     let mut cdxj = create(out.join("warc").join(format!("{part}.cdxj")))?;
-    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), pages.heads());
+    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint()?, pages.heads());
     let warcinfo_id = warcinfo
         .fields
         .get("WARC-Record-ID")
@@ -285,14 +285,8 @@ impl AnnotatedPages {
         let path = work.annotated_pages(partition);
         let mut reader = ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?;
         let mut heads = Vec::new();
-        while let Some((offset, bytes)) = reader.next_frame()? {
-            // An annotated page starts with its `PageRef`.
-            let (page, _) =
-                postcard::take_from_bytes::<PageRef>(bytes).map_err(|_| ArtifactError::Item {
-                    path: path.clone(),
-                    item: heads.len() as u64,
-                    action: "decoded",
-                })?;
+        // An annotated page starts with its `PageRef`.
+        while let Some((offset, page)) = reader.next_head::<PageRef>()? {
             heads.push(PageHead {
                 page: page.page,
                 offset,
@@ -423,7 +417,7 @@ pub struct StageCounts {
     /// What it passed on.
     pub output: u64,
     /// What it skipped, by reason.
-    pub skipped: BTreeMap<String, u64>,
+    pub skipped: BTreeMap<SkipReason, u64>,
     /// Items taken in despite something irregular, by warning; outside the balance (for
     /// `read`: records read as warcio reads them, e.g. `warc:short-block`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -497,7 +491,7 @@ fn index_documents(
 /// # Errors
 /// Fails when `finish` is incomplete or files cannot be read or written.
 pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunReport, StageError> {
-    let fingerprint = config.fingerprint();
+    let fingerprint = config.fingerprint()?;
     let finished = work.require_complete(STAGE, &fingerprint)?;
     let files: Vec<String> = finished
         .inputs
@@ -569,8 +563,12 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
         stages,
         indexed: summary.documents,
     };
-    let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
-    write_atomically(&out.join("report.json"), &json)?;
+    let path = out.join("report.json");
+    let json = serde_json::to_vec_pretty(&report).map_err(|e| StageError::Output {
+        path: path.clone(),
+        source: e.into(),
+    })?;
+    write_atomically(&path, &json)?;
     // The step's own done marker, written last: engines check it before they call the run done.
     let mut done = StageReport::new(INDEX_STAGE, 0);
     (0..report.indexed).for_each(|_| done.emit());

@@ -1,4 +1,6 @@
-//! Intermediate files: a typed, versioned, checksummed sequence of items, written atomically.
+//! dbce's intermediate files: a typed, versioned, checksummed sequence of serde items, written
+//! atomically. Its own crate because the format has one job, knows nothing of pages or stages,
+//! and every stage and tool that reads a work directory shares it.
 //!
 //! Layout (all integers little-endian), documented in `docs/formats.md`:
 //!
@@ -8,9 +10,24 @@
 //! 0xFFFF_FFFF count:u64 crc32:u32     trailer; the CRC-32 covers every byte before it
 //! ```
 //!
-//! A file is written under a temporary name and renamed into place when complete, so a file
-//! that exists under its final name is whole; the trailer still lets a reader tell a damaged
-//! or truncated copy from a good one.
+//! A file is written under a temporary name and renamed into place when complete
+//! ([`atomic::AtomicFile`]), so a file that exists under its final name is whole; the trailer
+//! still lets a reader tell a damaged or truncated copy from a good one.
+//!
+//! ```
+//! use dbce_artifact::{ArtifactKind, read_all, write_all};
+//!
+//! const PAIRS: ArtifactKind = ArtifactKind { tag: *b"PAIR", version: 1 };
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("pairs.bin");
+//! write_all(&path, PAIRS, &[(1_u32, "one".to_owned()), (2, "two".to_owned())])?;
+//! let pairs: Vec<(u32, String)> = read_all(&path, PAIRS)?;
+//! assert_eq!(pairs[1], (2, "two".to_owned()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod atomic;
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
@@ -272,13 +289,26 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         }
     }
 
-    /// The next item's offset in the file (for [`ArtifactItems::read_at`]) and its encoded
-    /// bytes, without decoding them; `None` after the last item, once the trailer checks out.
-    /// Callers that read a prefix of the item decode it with `postcard::take_from_bytes`.
+    /// The next item's offset in the file (for [`ArtifactItems::read_at`]) and its leading
+    /// fields decoded as `H`, a type whose serde layout begins the item's (its first field, or
+    /// a struct of its first fields); `None` after the last item, once the trailer checks out.
+    /// Cheaper than decoding whole items when a pass only needs to know where each one is.
     ///
     /// # Errors
-    /// Fails when the file is truncated or damaged.
-    pub fn next_frame(&mut self) -> Result<Option<(u64, &[u8])>, ArtifactError> {
+    /// Fails when the file is truncated or damaged, or the item does not begin with an `H`.
+    pub fn next_head<H: DeserializeOwned>(&mut self) -> Result<Option<(u64, H)>, ArtifactError> {
+        let item = self.count;
+        let Some((offset, bytes)) = self.next_frame()? else {
+            return Ok(None);
+        };
+        let head = postcard::take_from_bytes(bytes).ok().map(|(head, _)| head);
+        head.map(|head| Some((offset, head)))
+            .ok_or_else(|| self.undecodable(item))
+    }
+
+    /// The next item's offset and encoded bytes; `None` after the last item, once the trailer
+    /// checks out.
+    fn next_frame(&mut self) -> Result<Option<(u64, &[u8])>, ArtifactError> {
         if self.done {
             return Ok(None);
         }
@@ -310,12 +340,16 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         let Some((_, bytes)) = self.next_frame()? else {
             return Ok(None);
         };
-        let decoded = postcard::from_bytes(bytes).map_err(|_| ArtifactError::Item {
+        let decoded = postcard::from_bytes(bytes).ok();
+        decoded.map(Some).ok_or_else(|| self.undecodable(item))
+    }
+
+    fn undecodable(&self, item: u64) -> ArtifactError {
+        ArtifactError::Item {
             path: self.path.clone(),
             item,
             action: "decoded",
-        })?;
-        Ok(Some(decoded))
+        }
     }
 
     fn check_trailer(&mut self) -> Result<(), ArtifactError> {
@@ -355,7 +389,7 @@ impl<T: DeserializeOwned> Iterator for ArtifactReader<T> {
     }
 }
 
-/// Reads single items of an intermediate file at the offsets [`ArtifactReader::next_frame`]
+/// Reads single items of an intermediate file at the offsets [`ArtifactReader::next_head`]
 /// gave, so that a stage can keep offsets instead of items. It checks neither the header nor
 /// the checksum: it is meant for a file that one complete [`ArtifactReader`] pass has checked.
 pub struct ArtifactItems<T> {
@@ -483,8 +517,7 @@ mod tests {
         write_all(&path, KIND, &items).unwrap();
         let mut reader = ArtifactReader::<(u32, String)>::open(&path, KIND).unwrap();
         let mut offsets = Vec::new();
-        while let Some((offset, bytes)) = reader.next_frame().unwrap() {
-            let (first, _) = postcard::take_from_bytes::<u32>(bytes).unwrap();
+        while let Some((offset, first)) = reader.next_head::<u32>().unwrap() {
             offsets.push((first, offset));
         }
         assert_eq!(offsets.len(), items.len());
