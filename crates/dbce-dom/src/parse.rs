@@ -7,7 +7,7 @@ use html5ever::{ParseOpts, parse_document};
 use crate::compact::compact;
 use crate::document::Document;
 use crate::report::{ParseReport, Truncation};
-use crate::sink::{Sink, SinkCounts};
+use crate::sink::Sink;
 use crate::{DomError, DropReason, SanitizeConfig};
 
 /// Input is fed to the parser in pieces of about this many bytes, so that a page that reaches

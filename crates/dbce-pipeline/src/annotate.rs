@@ -50,7 +50,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 5,
+    version: 6,
 };
 
 /// How a page's runs were classified.
@@ -836,6 +836,7 @@ mod tests {
                 page_type: PageType::Article,
                 confidence: 1.0,
             },
+            truncated: Vec::new(),
         }
     }
 

@@ -27,7 +27,7 @@ pub const STAGE: &str = crate::work::READ;
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
-    version: 3,
+    version: 4,
 };
 /// `read/words/PART/RANK.bin` ([`WorkDir::read_words`](crate::WorkDir::read_words)): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
@@ -256,6 +256,7 @@ impl ReadStep {
             tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
             page_type,
+            truncated: document.report().truncated.clone(),
         };
         let words = PageWords {
             page: page.page,
@@ -288,6 +289,9 @@ impl ReadStep {
         self.pages[partition as usize].push(page)?;
         self.words[partition as usize].push(words)?;
         self.report.emit();
+        for cut in &page.truncated {
+            self.report.warn(format!("page-truncated:{}", cut.name()));
+        }
         Ok(())
     }
 
@@ -311,7 +315,6 @@ impl ReadStep {
 
 fn dom_reason(error: &dbce_dom::DomError) -> &'static str {
     match error {
-        dbce_dom::DomError::InputTooLarge { .. } => "html-too-large",
         dbce_dom::DomError::TooManyNodes { .. } => "html-too-many-nodes",
         _ => "html-unparsable",
     }
