@@ -114,6 +114,10 @@ mod tests {
     use super::*;
 
     fn response(body: &[u8]) -> Record {
+        labelled_response(body, "text/html")
+    }
+
+    fn labelled_response(body: &[u8], content_type: &str) -> Record {
         let mut fields = Headers::new();
         fields.push(
             "WARC-Record-ID",
@@ -123,7 +127,7 @@ mod tests {
         fields.push("WARC-Target-URI", "http://example.com/");
         fields.push("Content-Type", "application/http; msgtype=response");
         let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
             body.len()
         );
         let block = [head.as_bytes(), body].concat();
@@ -155,5 +159,41 @@ mod tests {
         );
         let page = response(b"<html><body><p>A page of text.</p></body></html>");
         assert!(captured_html(&page, &HttpLimits::default()).is_ok());
+    }
+
+    /// Bytes that lie about being text: each is read as its real text or skipped as
+    /// `not-text`, never kept as garbage.
+    #[test]
+    fn hostile_text_is_redetected_or_not_text() {
+        let limits = HttpLimits::default();
+        let text_of = |body: &[u8], content_type: &str| {
+            captured_html(&labelled_response(body, content_type), &limits).map(|c| c.html)
+        };
+        // Control characters with a little markup.
+        let mut controls = b"<html><body><p>".to_vec();
+        controls.extend((0..3000_u32).map(|i| (i % 31) as u8 + 1));
+        assert_eq!(text_of(&controls, "text/html"), Err(NotAPage::NotText));
+        // Random bytes under a UTF-8 label.
+        let random: Vec<u8> = (0..4000_u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+            .collect();
+        assert_eq!(
+            text_of(&random, "text/html; charset=utf-8"),
+            Err(NotAPage::NotText)
+        );
+        // ASCII labelled UTF-16: read as the ASCII it is.
+        let ascii = b"<html><body><p>Plain words, wrongly labelled.</p></body></html>";
+        assert_eq!(
+            text_of(ascii, "text/html; charset=utf-16le").as_deref(),
+            Ok(std::str::from_utf8(ascii).unwrap())
+        );
+        // windows-1252 labelled UTF-8: re-detected.
+        let latin = b"<p>Le caf\xe9 est d\xe9j\xe0 ferm\xe9 et la f\xeate est annul\xe9e.</p>";
+        assert_eq!(
+            text_of(latin, "text/html; charset=utf-8").as_deref(),
+            Ok(
+                "<p>Le caf\u{e9} est d\u{e9}j\u{e0} ferm\u{e9} et la f\u{ea}te est annul\u{e9}e.</p>"
+            )
+        );
     }
 }
