@@ -9,7 +9,7 @@ use dbce_dom::{Document, Layers, SanitizeConfig, Truncation};
 fuzz_target!(|data: &[u8]| {
     let html = String::from_utf8_lossy(data);
     let config = SanitizeConfig {
-        max_input_bytes: 1 << 12,
+        max_input_bytes: 1 << 9,
         max_nodes: 2_000,
         max_depth: 24,
         max_block_depth: 48,
