@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use dbce_annotate::PageTokens;
 use dbce_classify::PageTypeModel;
-use dbce_dom::{Document, TemplateTokens};
+use dbce_dom::{Document, TemplateTokens, Truncation};
 use dbce_http::HttpLimits;
 use dbce_minhash::{BandKey, LshParams, MinHasher};
 use dbce_warc::{Entry, Record, WarcReader};
@@ -256,7 +256,7 @@ impl ReadStep {
             tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
             page_type,
-            truncated: document.report().truncated.clone(),
+            truncated: page_truncation(captured.cut_at_decoded_limit, &document),
         };
         let words = PageWords {
             page: page.page,
@@ -311,6 +311,16 @@ impl ReadStep {
         work.finish_shard(&self.report)?;
         Ok(self.report)
     }
+}
+
+/// The limits that cut a page: [`Truncation::Bytes`] when its decoded body stopped at
+/// `read.max-decoded-bytes` or its HTML at `sanitize.max-input-bytes`, then the DOM's others.
+fn page_truncation(cut_at_decoded_limit: bool, document: &Document) -> Vec<Truncation> {
+    let mut truncated = document.report().truncated.clone();
+    if cut_at_decoded_limit && !truncated.contains(&Truncation::Bytes) {
+        truncated.insert(0, Truncation::Bytes);
+    }
+    truncated
 }
 
 fn dom_reason(error: &dbce_dom::DomError) -> &'static str {

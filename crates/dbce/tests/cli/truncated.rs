@@ -1,5 +1,5 @@
-//! `dbce run` on pages past the byte and block-depth limits: read in part and flagged, not
-//! dropped.
+//! `dbce run` on pages past the byte, decoded-size and block-depth limits: read in part and
+//! flagged, not dropped.
 
 use dbce_warc::{NewRecord, WarcWriter};
 
@@ -17,9 +17,27 @@ fn paragraphs(count: usize) -> String {
         .collect()
 }
 
-/// An archive of three pages: a small one, one of 3 MiB (past a 1 MiB byte limit) whose last
-/// paragraph says `END-OF-HUGE-PAGE`, and one nesting 50,000 `<div>`s (under the byte limit) (past the default block
-/// depth of 4096) after a first paragraph, with `END-OF-DEEP-PAGE` at the bottom.
+/// A response record of `html` gzip-coded, as servers send pages and crawlers keep them.
+fn gzip_response(record_id: &str, uri: &str, html: &str) -> NewRecord {
+    use std::io::Write as _;
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gzip.write_all(html.as_bytes()).unwrap();
+    let body = gzip.finish().unwrap();
+    let mut record = NewRecord::html_response(record_id, "2024-05-01T12:00:00Z", uri, &body);
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
+         Content-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    record.block = [head.as_bytes(), &body].concat();
+    record
+}
+
+/// An archive of four pages: a small one, one of 3 MiB (past a 1 MiB byte limit) whose last
+/// paragraph says `END-OF-HUGE-PAGE`, one nesting 50,000 `<div>`s (under the byte limit, past
+/// the default block depth of 4096) after a first paragraph, with `END-OF-DEEP-PAGE` at the
+/// bottom, and a gzip-coded one of 700 KB (past a decoded limit of 500,000 bytes) ending
+/// `END-OF-CODED-PAGE`.
 fn archive() -> Vec<u8> {
     let small = format!(
         "<html><head><title>Small</title></head><body>{}</body></html>",
@@ -37,6 +55,10 @@ fn archive() -> Vec<u8> {
         "<div>".repeat(levels),
         "</div>".repeat(levels)
     );
+    let coded = format!(
+        "<html><head><title>Coded</title></head><body>{}<p>END-OF-CODED-PAGE</p></body></html>",
+        paragraphs(700_000 / 160)
+    );
     let mut writer = WarcWriter::new(Vec::new());
     for (n, (path, html)) in [("small", small), ("huge", huge), ("deep", deep)]
         .iter()
@@ -50,6 +72,12 @@ fn archive() -> Vec<u8> {
         );
         writer.write_record(&record).unwrap();
     }
+    let record = gzip_response(
+        "<urn:uuid:00000000-0000-0000-0000-000000000009>",
+        "http://example.com/coded",
+        &coded,
+    );
+    writer.write_record(&record).unwrap();
     writer.finish().unwrap()
 }
 
@@ -59,7 +87,11 @@ fn huge_and_deep_pages_are_read_in_part_and_flagged() {
     let warc = dir.path().join("big.warc.gz");
     std::fs::write(&warc, archive()).unwrap();
     let config = dir.path().join("config.toml");
-    std::fs::write(&config, "[sanitize]\nmax-input-bytes = 1048576\n").unwrap();
+    std::fs::write(
+        &config,
+        "[read]\nmax-decoded-bytes = 500000\n[sanitize]\nmax-input-bytes = 1048576\n",
+    )
+    .unwrap();
     let out = dir.path().join("out");
     run(
         &out,
@@ -72,7 +104,7 @@ fn huge_and_deep_pages_are_read_in_part_and_flagged() {
             .find(|r| r["title"] == title)
             .unwrap_or_else(|| panic!("no page {title}: {records:?}"))
     };
-    assert_eq!(records.len(), 3, "{records:?}");
+    assert_eq!(records.len(), 4, "{records:?}");
     assert!(by_title("Small").get("truncated").is_none());
     let huge = by_title("Huge");
     assert_eq!(huge["truncated"], serde_json::json!(["bytes"]));
@@ -84,11 +116,19 @@ fn huge_and_deep_pages_are_read_in_part_and_flagged() {
     let deep = by_title("Deep");
     assert_eq!(deep["truncated"], serde_json::json!(["depth"]));
     assert!(!deep["text"].as_str().unwrap().contains("END-OF-DEEP-PAGE"));
+    let coded = by_title("Coded");
+    assert_eq!(coded["truncated"], serde_json::json!(["bytes"]));
+    assert!(
+        !coded["text"]
+            .as_str()
+            .unwrap()
+            .contains("END-OF-CODED-PAGE")
+    );
 
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     let read = &report["stages"]["1-read"];
-    assert_eq!(read["output"], 3, "{read}");
-    assert_eq!(read["warnings"]["page-truncated:bytes"], 1, "{read}");
+    assert_eq!(read["output"], 4, "{read}");
+    assert_eq!(read["warnings"]["page-truncated:bytes"], 2, "{read}");
     assert_eq!(read["warnings"]["page-truncated:depth"], 1, "{read}");
 }
