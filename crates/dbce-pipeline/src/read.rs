@@ -104,7 +104,7 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    Page(PageRef, Vec<BandKey>, PageWords),
+    Page(Box<PageRef>, Vec<BandKey>, PageWords),
     Skip(SkipLine),
 }
 
@@ -262,7 +262,7 @@ impl ReadStep {
                 .map(|w| w.0)
                 .collect(),
         };
-        Ok(Outcome::Page(page, bands, words))
+        Ok(Outcome::Page(Box::new(page), bands, words))
     }
 
     fn add_page(
