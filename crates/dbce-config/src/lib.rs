@@ -160,16 +160,19 @@ mod single_page_name {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ReadConfig {
-    /// Records with a larger block are skipped unread. By default, 32 MiB.
+    /// Records with a larger block are skipped unread. By default, 256 MiB (as `dbce inspect`
+    /// reads): a page larger than `sanitize.max-input-bytes` is read and cut to that size.
     pub max_record_size: u64,
-    /// Decoded HTTP bodies larger than this are skipped. By default, 32 MiB.
+    /// Undoing a content coding (gzip, deflate, brotli) stops after this many bytes: the page
+    /// is read from its first part and flagged (`truncated: ["bytes"]`), and a zip bomb costs
+    /// no more. By default, 32 MiB.
     pub max_decoded_bytes: u64,
 }
 
 impl Default for ReadConfig {
     fn default() -> Self {
         Self {
-            max_record_size: 32 << 20,
+            max_record_size: 256 << 20,
             max_decoded_bytes: 32 << 20,
         }
     }

@@ -51,7 +51,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 6,
+    version: 7,
 };
 
 /// How a page's runs were classified.
@@ -905,6 +905,7 @@ mod tests {
                 page_type: PageType::Article,
                 confidence: 1.0,
             },
+            truncated: Vec::new(),
         }
     }
 

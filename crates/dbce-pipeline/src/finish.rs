@@ -83,6 +83,12 @@ pub struct TextRecord {
     pub runs: RunCounts,
     /// Where the source record lies.
     pub source: SourceCoordinates,
+    /// The limits that cut the page before its text was extracted: `bytes` (it was longer than
+    /// `sanitize.max-input-bytes`, and only its first bytes were read) and `depth` (block
+    /// elements nested deeper than `sanitize.max-block-depth`, and the rest of the page was
+    /// left out), in that order. Absent when the whole page was read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub truncated: Vec<String>,
 }
 
 /// A cross member in a [`TextRecord`].
@@ -174,6 +180,12 @@ impl TextRecord {
                 offset: page.page.source.offset,
                 length: page.page.source.length,
             },
+            truncated: page
+                .page
+                .truncated
+                .iter()
+                .map(|cut| cut.name().to_owned())
+                .collect(),
         }
     }
 }

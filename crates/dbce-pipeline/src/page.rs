@@ -3,6 +3,7 @@
 use std::fmt;
 
 use dbce_classify::PageTypeGuess;
+use dbce_dom::Truncation;
 use dbce_warc::Record;
 use dbce_warc::digest::{http_payload, sha1_value};
 use serde::{Deserialize, Serialize};
@@ -187,6 +188,9 @@ pub struct PageRef {
     /// Its type as the page alone tells it (`dbce_classify::PageTypeModel::classify`), before
     /// its template peers have their say in stage `annotate`.
     pub page_type: PageTypeGuess,
+    /// The limits of `sanitize` that cut the page (`max-input-bytes`, `max-block-depth`): its
+    /// text comes from the part parsed. Empty when the whole page was parsed.
+    pub truncated: Vec<Truncation>,
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use dbce_annotate::PageTokens;
 use dbce_classify::PageTypeModel;
-use dbce_dom::{Document, TemplateTokens};
+use dbce_dom::{Document, TemplateTokens, Truncation};
 use dbce_http::HttpLimits;
 use dbce_minhash::{BandKey, LshParams, MinHasher};
 use dbce_warc::{Entry, Record, WarcReader};
@@ -27,7 +27,7 @@ pub const STAGE: &str = crate::work::READ;
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
-    version: 4,
+    version: 5,
 };
 /// `read/words/PART/RANK.bin` ([`WorkDir::read_words`](crate::WorkDir::read_words)): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
@@ -104,7 +104,7 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    Page(PageRef, Vec<BandKey>, PageWords),
+    Page(Box<PageRef>, Vec<BandKey>, PageWords),
     Skip(SkipLine),
 }
 
@@ -252,6 +252,7 @@ impl ReadStep {
             tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
             page_type,
+            truncated: page_truncation(captured.cut_at_decoded_limit, &document),
         };
         let words = PageWords {
             page: page.page,
@@ -261,7 +262,7 @@ impl ReadStep {
                 .map(|w| w.0)
                 .collect(),
         };
-        Ok(Outcome::Page(page, bands, words))
+        Ok(Outcome::Page(Box::new(page), bands, words))
     }
 
     fn add_page(
@@ -284,6 +285,9 @@ impl ReadStep {
         self.pages[partition as usize].push(page)?;
         self.words[partition as usize].push(words)?;
         self.report.emit();
+        for cut in &page.truncated {
+            self.report.warn(format!("page-truncated:{}", cut.name()));
+        }
         Ok(())
     }
 
@@ -303,4 +307,14 @@ impl ReadStep {
         work.finish_shard(&self.report)?;
         Ok(self.report)
     }
+}
+
+/// The limits that cut a page: [`Truncation::Bytes`] when its decoded body stopped at
+/// `read.max-decoded-bytes` or its HTML at `sanitize.max-input-bytes`, then the DOM's others.
+fn page_truncation(cut_at_decoded_limit: bool, document: &Document) -> Vec<Truncation> {
+    let mut truncated = document.report().truncated.clone();
+    if cut_at_decoded_limit && !truncated.contains(&Truncation::Bytes) {
+        truncated.insert(0, Truncation::Bytes);
+    }
+    truncated
 }

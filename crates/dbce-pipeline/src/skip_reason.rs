@@ -33,7 +33,7 @@ pub enum SkipReason {
     BadHttp,
     /// `read`: the HTTP status is not 2xx.
     HttpStatusNot2xx,
-    /// `read`: the body could not be decoded (unknown coding, too large once decoded).
+    /// `read`: the body could not be decoded (a content coding that cannot be undone).
     UndecodableBody,
     /// `read`: the payload is not HTML.
     NotHtml,
@@ -41,8 +41,6 @@ pub enum SkipReason {
     NotText,
     /// `read`: the block was not kept by the reader.
     NoBody,
-    /// `read`: the HTML is larger than the parser's limit.
-    HtmlTooLarge,
     /// `read`: the HTML has more nodes than the parser's limit.
     HtmlTooManyNodes,
     /// `read`: the HTML could not be parsed.
@@ -74,7 +72,6 @@ impl From<&dbce_warc::SkipReason> for SkipReason {
 impl From<&dbce_dom::DomError> for SkipReason {
     fn from(error: &dbce_dom::DomError) -> Self {
         match error {
-            dbce_dom::DomError::InputTooLarge { .. } => Self::HtmlTooLarge,
             dbce_dom::DomError::TooManyNodes { .. } => Self::HtmlTooManyNodes,
             _ => Self::HtmlUnparsable,
         }
@@ -86,7 +83,7 @@ const WARC_PREFIX: &str = "warc:";
 
 impl SkipReason {
     /// Every reason but the reader's, which [`SkipKind::ALL`] lists.
-    const OTHERS: [Self; 20] = [
+    const OTHERS: [Self; 19] = [
         Self::NotACapture,
         Self::BadTargetUri,
         Self::BadWarcDate,
@@ -96,7 +93,6 @@ impl SkipReason {
         Self::NotHtml,
         Self::NotText,
         Self::NoBody,
-        Self::HtmlTooLarge,
         Self::HtmlTooManyNodes,
         Self::HtmlUnparsable,
         Self::DuplicateRow,
@@ -131,7 +127,6 @@ impl SkipReason {
             Self::NotHtml => "not-html",
             Self::NotText => "not-text",
             Self::NoBody => "no-body",
-            Self::HtmlTooLarge => "html-too-large",
             Self::HtmlTooManyNodes => "html-too-many-nodes",
             Self::HtmlUnparsable => "html-unparsable",
             Self::DuplicateRow => "duplicate-row",
