@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use dbce_classify::{
-    BlockModel, PageTypeGuess, PageTypeModel, block_feature_names, block_rows, text_blocks,
+    BlockModel, LearnedBlocks, PageType, PageTypeGuess, PageTypeModel, block_feature_names,
+    block_rows, readability_keeps, text_blocks,
 };
 use dbce_dom::{Document, SanitizeConfig};
 use dbce_eval::{Dataset, RougeScorer};
@@ -70,6 +71,12 @@ pub(crate) struct Args {
     /// each): the older news sets are small beside wcxb-dev.
     #[arg(long, value_delimiter = ',')]
     dataset_weight: Vec<usize>,
+    /// Also score the pipeline's route by page type (the built-in page-type model's guess):
+    /// pages typed `article` by Readability and, for each of these thresholds U, by the
+    /// forest with Readability's blocks at 0.35 and the others at U; the other pages by the
+    /// forest at each `--threshold` (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    article_outside: Vec<f32>,
     /// Write each page's F1 per column to this JSONL file.
     #[arg(long, value_name = "FILE")]
     scores: Option<PathBuf>,
@@ -174,6 +181,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     for (name, p) in &probabilities {
         add_columns(&mut columns, name, p, &args.threshold);
     }
+    if !args.article_outside.is_empty() {
+        for (name, p) in &probabilities {
+            add_route_columns(&mut columns, &pages, name, p, args);
+        }
+    }
     if let Some(path) = &args.pages_out {
         write_pages(path, &names, &pages, &probabilities)?;
     }
@@ -190,10 +202,6 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
 fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(String, Vec<Page>)> {
     let dataset = Dataset::load(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let types = page_types(&dir.join("meta.jsonl"))?;
-    let rd_kept = block_feature_names()
-        .iter()
-        .position(|n| n == "rd_kept")
-        .context("no rd_kept feature")?;
     let width = block_feature_names().len();
     let pages = dataset
         .pages
@@ -223,7 +231,7 @@ fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(Str
                     .cloned()
                     .unwrap_or_else(|| "article".into()),
                 labels: label_blocks(&texts, &page.ground_truth, min_aligned),
-                readability: rows.chunks_exact(width).map(|r| r[rd_kept] > 0.5).collect(),
+                readability: rows.chunks_exact(width).map(readability_keeps).collect(),
                 truth: page.ground_truth.clone(),
                 texts,
                 rows,
@@ -314,6 +322,56 @@ fn add_columns(
             .map(|p| p.as_ref().map(|p| p.iter().map(|&p| p >= t).collect()))
             .collect();
         columns.push((format!("blocks {name} ≥{t}"), verdicts));
+    }
+}
+
+/// Columns of the route by page type: pages the built-in page-type model calls `article`
+/// by Readability, then by the forest anchored on Readability ([`LearnedBlocks::ARTICLES`]'
+/// threshold for Readability's blocks, each of `--article-outside` for the others); the other
+/// pages by the forest at each `--threshold`.
+fn add_route_columns(
+    columns: &mut Vec<(String, Vec<Option<Vec<bool>>>)>,
+    pages: &[Page],
+    name: &str,
+    probabilities: &[Option<Vec<f32>>],
+    args: &Args,
+) {
+    let kept = LearnedBlocks::ARTICLES.threshold;
+    let articles = std::iter::once(None).chain(args.article_outside.iter().map(|&u| {
+        Some(LearnedBlocks {
+            threshold: kept,
+            threshold_outside_readability: u,
+        })
+    }));
+    for article in articles {
+        for &t in &args.threshold {
+            let verdicts = pages
+                .iter()
+                .zip(probabilities)
+                .map(|(page, p)| {
+                    let p = p.as_ref()?;
+                    let settings = match article {
+                        _ if page.guess.page_type != PageType::Article => LearnedBlocks::uniform(t),
+                        None => return Some(page.readability.clone()),
+                        Some(settings) => settings,
+                    };
+                    Some(
+                        p.iter()
+                            .zip(&page.readability)
+                            .map(|(&p, &kept)| settings.is_content(p, kept))
+                            .collect(),
+                    )
+                })
+                .collect();
+            let route = match article {
+                None => "Readability".to_owned(),
+                Some(a) => format!("≥{}/{}", a.threshold, a.threshold_outside_readability),
+            };
+            columns.push((
+                format!("typed {name}: articles {route}, others ≥{t}"),
+                verdicts,
+            ));
+        }
     }
 }
 
