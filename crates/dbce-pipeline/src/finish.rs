@@ -25,10 +25,10 @@ use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
-use crate::artifact::ArtifactReader;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::{WorkDir, write_atomically};
-use crate::{Config, StageError, StageReport, group, read};
+use crate::{Config, SkipReason, StageError, StageReport, group, read};
+use dbce_artifact::ArtifactReader;
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;
@@ -222,7 +222,7 @@ pub fn run_finish(
     let mut text = GzEncoder::new(Vec::new(), Compression::new(6));
     let mut warc = WarcWriter::new(Vec::new());
     let mut cdxj = String::new();
-    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), &records);
+    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint()?, &records);
     let warcinfo_id = warcinfo
         .fields
         .get("WARC-Record-ID")
@@ -357,7 +357,7 @@ pub struct StageCounts {
     /// What it passed on.
     pub output: u64,
     /// What it skipped, by reason.
-    pub skipped: BTreeMap<String, u64>,
+    pub skipped: BTreeMap<SkipReason, u64>,
     /// Items taken in despite something irregular, by warning; outside the balance (for
     /// `read`: records read as warcio reads them, e.g. `warc:short-block`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -431,7 +431,7 @@ fn index_documents(
 /// # Errors
 /// Fails when `finish` is incomplete or files cannot be read or written.
 pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunReport, StageError> {
-    let fingerprint = config.fingerprint();
+    let fingerprint = config.fingerprint()?;
     let finished = work.require_complete(STAGE, &fingerprint)?;
     let files: Vec<String> = finished
         .inputs
@@ -503,8 +503,12 @@ pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
         stages,
         indexed: summary.documents,
     };
-    let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
-    write_atomically(&out.join("report.json"), &json)?;
+    let path = out.join("report.json");
+    let json = serde_json::to_vec_pretty(&report).map_err(|e| StageError::Output {
+        path: path.clone(),
+        source: e.into(),
+    })?;
+    write_atomically(&path, &json)?;
     // The step's own done marker, written last: engines check it before they call the run done.
     let mut done = StageReport::new(INDEX_STAGE, 0);
     (0..report.indexed).for_each(|_| done.emit());
