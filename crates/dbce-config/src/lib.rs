@@ -56,10 +56,10 @@ pub struct AnnotateConfig {
     /// The single-page classifier of pages without a cross, and of `invalid` runs where no
     /// learned classifier can be trained (`dbce_classify::SinglePageMethod`'s names:
     /// `readability`, `blocks` (the learned block classifier), `num-words`, `article`,
-    /// `bf-plain`, …). By default, `blocks:0.35:0.6`: the learned block classifier anchored on
-    /// Readability (a block Readability keeps is content at probability 0.35, any other at
-    /// 0.6), which held out lifts wcxb-dev's articles from Readability's 0.883 to 0.929
-    /// while the older news sets stay within 0.003 of Readability (`docs/single-page.md`).
+    /// `bf-plain`, …). By default, `blocks:0.35:0.55`: the learned block classifier anchored
+    /// on Readability (a block Readability keeps is content at probability 0.35, any other at
+    /// 0.55), which held out lifts wcxb-dev's articles from Readability's 0.883 to 0.929,
+    /// l3s-gn1 by 0.009 and costs the readability set 0.004 (`docs/single-page.md`).
     #[serde(with = "single_page_name")]
     pub single_page: SinglePageMethod,
     /// The single-page classifier of pages whose type (`page_type`) is not `article`, in place
