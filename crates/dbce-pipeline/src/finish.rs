@@ -1,16 +1,17 @@
-//! Stage `finish`, stage 3: one partition's annotated pages become output records, and the
-//! single last step ([`run_index`]) merges the parts, builds the full-text index and the report.
+//! Stage `finish`, stage 3: one partition's annotated pages become output records; stage
+//! [`crate::index`] indexes them per partition, and the last step ([`crate::merge`]) merges
+//! the parts' CDXJ and writes the report.
 //!
 //! Output directory layout (`docs/formats.md`):
 //! - `text/part-PART.jsonl.gz`: one JSON object per page ([`TextRecord`]), by page id;
 //! - `warc/part-PART.warc.gz`: a `warcinfo` record, then a `conversion` record per page, one
-//!   gzip member each, and `warc/part-PART.cdxj` indexing the conversion records;
-//!   `warc/index.cdxj` merges and sorts them all;
+//!   gzip member each, and `warc/part-PART.cdxj` indexing the conversion records, sorted;
+//!   `warc/index.cdxj` merges them all ([`crate::merge`]);
 //!
 //! A partition without pages writes no part files, so every file is a valid, non-empty gzip
 //! or CDXJ file.
 //! - `html/part-PART/PAGE.html`: the annotated HTML, when `annotate.annotated-html` is on;
-//! - `index/`: the tantivy index of the text;
+//! - `index/part-PART/`: the tantivy index of the partition's text ([`crate::index`]);
 //! - `report.json`: counts per stage ([`RunReport`]).
 
 use std::collections::BTreeMap;
@@ -32,8 +33,6 @@ use crate::{Config, StageError, StageReport, group, read};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;
-/// The last step's name and the directory of its done marker.
-pub const INDEX_STAGE: &str = crate::work::INDEX;
 
 /// One line of `text/part-PART.jsonl.gz`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -221,7 +220,7 @@ pub fn run_finish(
     };
     let mut text = GzEncoder::new(Vec::new(), Compression::new(6));
     let mut warc = WarcWriter::new(Vec::new());
-    let mut cdxj = String::new();
+    let mut cdxj = Vec::with_capacity(pages.len());
     let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), &records);
     let warcinfo_id = warcinfo
         .fields
@@ -238,8 +237,7 @@ pub fn run_finish(
         let locator = warc
             .write_record(&conversion_record(record, &warcinfo_id))
             .map_err(output_error("warc"))?;
-        cdxj.push_str(&cdxj_line(record, locator, &warc_name));
-        cdxj.push('\n');
+        cdxj.push(cdxj_line(record, locator, &warc_name) + "\n");
         if let Some(html) = &page.annotated_html {
             let path = out
                 .join("html")
@@ -253,9 +251,11 @@ pub fn run_finish(
     let warc = warc.finish().map_err(output_error("warc"))?;
     write_atomically(&out.join("text").join(format!("{part}.jsonl.gz")), &text)?;
     write_atomically(&out.join("warc").join(&warc_name), &warc)?;
+    // Sorted, as a CDXJ file is, so the last step merges the parts without sorting them.
+    cdxj.sort_unstable();
     write_atomically(
         &out.join("warc").join(format!("{part}.cdxj")),
-        cdxj.as_bytes(),
+        cdxj.concat().as_bytes(),
     )?;
     work.finish_shard(&report)?;
     Ok(report)
@@ -377,137 +377,22 @@ pub struct RunReport {
     pub indexed: u64,
 }
 
-/// The stages in pipeline order, the last step (`index`) last.
-const STAGE_ORDER: [&str; 5] = [
+/// The stages in pipeline order, the last step (`merge`) last.
+const STAGE_ORDER: [&str; 6] = [
     read::STAGE,
     group::STAGE,
     annotate::STAGE,
     STAGE,
-    INDEX_STAGE,
+    crate::index::STAGE,
+    crate::merge::STAGE,
 ];
 
 /// A stage's name in `report.json` and `timings.json`: its place in the pipeline and its name,
-/// `1-read` … `4-finish`, `5-index`, so that names sort in pipeline order.
+/// `1-read` … `4-finish`, `5-index`, `6-merge`, so that names sort in pipeline order.
 pub fn report_stage_name(stage: &str) -> String {
     let order = STAGE_ORDER
         .iter()
         .position(|s| *s == stage)
         .map_or(STAGE_ORDER.len(), |i| i + 1);
     format!("{order}-{stage}")
-}
-
-/// The index documents of one partition's pages.
-fn index_documents(
-    work: &WorkDir,
-    partition: u32,
-    files: &[String],
-) -> Result<Vec<dbce_index::IndexedPage>, StageError> {
-    Ok(annotated_pages(work, partition)?
-        .into_iter()
-        .map(|page| dbce_index::IndexedPage {
-            lang: page_language(&page)
-                .map(|l| l.code.to_owned())
-                .unwrap_or_default(),
-            id: page.page.record_id,
-            url: page.page.url,
-            site: page.page.site.0,
-            date: page.page.captured.iso8601(),
-            title: page.title,
-            text: page.text,
-            file: files
-                .get(page.page.source.file.0 as usize)
-                .cloned()
-                .unwrap_or_default(),
-            offset: page.page.source.offset,
-            length: page.page.source.length,
-        })
-        .collect())
-}
-
-/// The last step: merges the parts' CDXJ into `warc/index.cdxj`, builds the tantivy index of
-/// all pages into `out/index`, and writes `out/report.json`. Runs once, after every `finish`
-/// shard.
-///
-/// # Errors
-/// Fails when `finish` is incomplete or files cannot be read or written.
-pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunReport, StageError> {
-    let fingerprint = config.fingerprint();
-    let finished = work.require_complete(STAGE, &fingerprint)?;
-    let files: Vec<String> = finished
-        .inputs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
-    let mut lines: Vec<String> = Vec::new();
-    for partition in 0..config.lsh.partitions {
-        if work.report(STAGE, partition)?.emitted == 0 {
-            // A partition without pages wrote no part files.
-            continue;
-        }
-        let path = out.join("warc").join(format!("part-{partition:05}.cdxj"));
-        let text = std::fs::read_to_string(&path).map_err(|source| StageError::Input {
-            path: path.clone(),
-            source,
-        })?;
-        lines.extend(text.lines().map(str::to_owned));
-    }
-    lines.sort();
-    let mut merged = lines.join("\n");
-    if !merged.is_empty() {
-        merged.push('\n');
-    }
-    write_atomically(&out.join("warc").join("index.cdxj"), merged.as_bytes())?;
-
-    // Partitions are read one at a time while the index is built, so memory holds one
-    // partition's pages, not the run's.
-    let mut failure: Option<StageError> = None;
-    let documents = (0..config.lsh.partitions).flat_map(|partition| {
-        index_documents(work, partition, &files).unwrap_or_else(|error| {
-            failure.get_or_insert(error);
-            Vec::new()
-        })
-    });
-    let index_dir = out.join("index");
-    // A rerun rebuilds the index: it is one merge over all parts.
-    if index_dir.exists() {
-        std::fs::remove_dir_all(&index_dir).map_err(|source| StageError::Output {
-            path: index_dir.clone(),
-            source,
-        })?;
-    }
-    let summary = dbce_index::build_index(&index_dir, documents);
-    if let Some(error) = failure {
-        return Err(error);
-    }
-    let summary = summary?;
-    let mut stages = BTreeMap::new();
-    for stage in [read::STAGE, group::STAGE, annotate::STAGE, STAGE] {
-        let manifest = work.manifest(stage)?;
-        let mut total = StageReport::new(stage, 0);
-        for shard in 0..manifest.shards {
-            total.absorb(&work.report(stage, shard)?);
-        }
-        stages.insert(
-            report_stage_name(stage),
-            StageCounts {
-                input: total.input,
-                output: total.emitted,
-                skipped: total.skipped.clone(),
-                warnings: total.warnings.clone(),
-            },
-        );
-    }
-    let report = RunReport {
-        fingerprint,
-        inputs: files,
-        stages,
-        indexed: summary.documents,
-    };
-    let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
-    write_atomically(&out.join("report.json"), &json)?;
-    // The step's own done marker, written last: engines check it before they call the run done.
-    let mut done = StageReport::new(INDEX_STAGE, 0);
-    (0..report.indexed).for_each(|_| done.emit());
-    work.finish_shard(&done)?;
-    Ok(report)
 }
