@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# A private one-node Slurm cluster on localhost, for the self-test and for trying the submit
-# scripts: Debian's packages (apt), our own munged, slurmctld and slurmd as root, no systemd, no
-# cgroups, no accounting database. Adapted from ../shared/cluster/slurm-local.sh (the tested
-# recipe; its README lists the pitfalls each setting below avoids).
+# A private Slurm cluster on this machine, for the self-test and for trying the submit scripts:
+# Debian's packages (apt), our own munged, slurmctld and slurmd as root, no systemd, no cgroups,
+# no accounting database. Adapted from ../shared/cluster/slurm-local.sh (the tested recipe; its
+# README lists the pitfalls each setting below avoids).
 #
-# usage: scripts/slurm/local-cluster.sh start DIR   install if needed, start, wait until idle
-#        scripts/slurm/local-cluster.sh stop DIR    stop the daemons started for DIR, by PID
-#        scripts/slurm/local-cluster.sh env DIR     print `export SLURM_CONF=...` for the shell
+# With NODES=1 (the default) it is one node, `localhost`. With NODES=N >= 2 it is N nodes
+# n1..nN, each a slurmd in a network namespace of its own (dbce-DIRHASH-nI) with its own address
+# on a private bridge (10.X.Y.10+I/24; the controller is 10.X.Y.1 on the bridge); they share the
+# file system, as cluster nodes share a network file system. `kill-node` crashes one node (every
+# process in its namespace gets SIGKILL), as a power cut would.
+#
+# usage: scripts/slurm/local-cluster.sh start DIR          install if needed, start, wait until idle
+#        scripts/slurm/local-cluster.sh stop DIR           stop the daemons started for DIR, by PID
+#        scripts/slurm/local-cluster.sh env DIR            print `export SLURM_CONF=...` for the shell
+#        scripts/slurm/local-cluster.sh kill-node DIR NODE  SIGKILL every process of node NODE (N >= 2)
 # env:   SLURMCTLD_PORT / SLURMD_PORT (default 6817 / 6818)
+#        NODES      number of nodes (default 1)
+#        SUBNET     the bridge's /24 for NODES >= 2, as its first three octets (default: 10.X.Y
+#                   from a hash of DIR)
 # Everything lives under DIR/run-state; /etc/slurm and /etc/munge are never used, so a system
-# Slurm is not touched. `start` first stops what an earlier start left in the same DIR.
+# Slurm is not touched. `start` first stops what an earlier start left in the same DIR, network
+# namespaces and links included.
 set -euo pipefail
 
 T0=$(date +%s)
@@ -24,13 +35,19 @@ usage() {
   exit 2
 }
 
-[ $# -eq 2 ] || usage
+[ $# -ge 2 ] || usage
 ACTION=$1
 mkdir -p "$2"
 DIR=$(cd "$2" && pwd)
 S=$DIR/run-state
 PIDS=$S/pids
 export SLURM_CONF=$S/etc/slurm.conf
+NODES=${NODES:-1}
+case "$NODES" in '' | *[!0-9]* | 0) die "NODES must be a positive number, not '$NODES'" ;; esac
+# Names of the multi-node network: short (interface names have at most 15 bytes) and unique per
+# DIR, so two clusters in two directories do not meet.
+NET=dbce$(printf '%s' "$DIR" | cksum | awk '{printf "%05d", $1 % 100000}')
+SUBNET=${SUBNET:-10.$((${NET#dbce} % 200 + 20)).$((${NET#dbce} / 200 % 250 + 1))}
 
 install_packages() {
   local missing=0 c created_policy=0
@@ -64,7 +81,8 @@ stop_pidfile() {
   [ -f "$f" ] || return 0
   name=$(basename "$f" .pid)
   pid=$(cat "$f")
-  if kill -0 "$pid" 2>/dev/null && [ "$(ps -p "$pid" -o comm= 2>/dev/null)" = "$name" ]; then
+  # slurmd-NODE.pid holds a slurmd
+  if kill -0 "$pid" 2>/dev/null && [ "$(ps -p "$pid" -o comm= 2>/dev/null)" = "${name%%-*}" ]; then
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 1 50); do
       kill -0 "$pid" 2>/dev/null || break
@@ -80,6 +98,66 @@ stop_pidfile() {
 }
 
 alive() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
+
+# The node names: `localhost` for one node, n1..nN for more.
+node_names() {
+  if [ "$NODES" = 1 ]; then echo localhost; else seq -f 'n%g' 1 "$NODES"; fi
+}
+
+# Multi-node only: a bridge NET-br with the controller's address, and per node a network
+# namespace NET-nI joined to the bridge by a veth pair. What was created is listed in
+# S/network, so `stop` removes exactly that.
+create_network() {
+  command -v ip >/dev/null || die "NODES=$NODES needs iproute2 (ip)"
+  local i ns
+  ip link add "$NET-br" type bridge || die "cannot create a bridge (NODES >= 2 needs CAP_NET_ADMIN)"
+  echo "link $NET-br" >>"$S/network"
+  ip addr add "$SUBNET.1/24" dev "$NET-br"
+  ip link set "$NET-br" up
+  for i in $(seq 1 "$NODES"); do
+    ns=$NET-n$i
+    ip netns add "$ns" || die "cannot create network namespace $ns"
+    echo "netns $ns" >>"$S/network"
+    ip link add "$NET-h$i" type veth peer name eth0 netns "$ns"
+    echo "link $NET-h$i" >>"$S/network"
+    ip link set "$NET-h$i" master "$NET-br" up
+    ip -n "$ns" addr add "$SUBNET.$((10 + i))/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    ip -n "$ns" link set lo up
+  done
+  log "network $SUBNET.0/24: controller $SUBNET.1, nodes $SUBNET.11..$SUBNET.$((10 + NODES))"
+}
+
+remove_network() {
+  [ -f "$S/network" ] || return 0
+  local kind name pid
+  while read -r kind name; do
+    case "$kind" in
+    netns)
+      # whatever still runs in the namespace (the steps of a crashed node) goes with it
+      for pid in $(ip netns pids "$name" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+      ip netns del "$name" 2>/dev/null || true
+      ;;
+    link) ip link del "$name" 2>/dev/null || true ;;
+    esac
+  done < <(tac "$S/network")
+  rm -f "$S/network"
+}
+
+# Crashes node NAME (n1..nN): SIGKILL to every process in its namespace, slurmd and the job
+# steps it runs, with no chance to tell the controller.
+kill_node() {
+  local name=$1 ns pids
+  [ "$NODES" -ge 2 ] || die "kill-node needs a cluster started with NODES >= 2"
+  case "$name" in n[0-9]*) ;; *) die "no node '$name' (n1..n$NODES)" ;; esac
+  ns=$NET-${name}
+  ip netns list | grep -q "^$ns\b" || die "no network namespace $ns for node $name"
+  pids=$(ip netns pids "$ns")
+  # shellcheck disable=SC2086 # one PID per word
+  [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+  rm -f "$PIDS/slurmd-$name.pid"
+  log "node $name crashed: killed $(wc -w <<<"$pids") processes"
+}
 
 # Job steps of this cluster that outlived slurmd (a run killed with SIGKILL): slurmstepd
 # processes whose environment names our SLURM_CONF, stopped by PID.
@@ -115,10 +193,12 @@ stop_cluster() {
       sleep 0.2
     done
   fi
-  stop_pidfile "$PIDS/slurmd.pid"
+  local f
+  for f in "$PIDS"/slurmd*.pid; do stop_pidfile "$f"; done
   stop_pidfile "$PIDS/slurmctld.pid"
   stop_stray_steps
   stop_pidfile "$PIDS/munged.pid"
+  remove_network
   if [ -f "$S/sockdir" ] && [ "$(cat "$S/sockdir")" != "$S/munge-run" ]; then
     rm -rf "$(cat "$S/sockdir")"
   fi
@@ -143,14 +223,20 @@ start_munge() {
 }
 
 write_conf() {
-  local sockdir=$1 cpus mem_mb
+  local sockdir=$1 cpus mem_mb controller=localhost i
   cpus=$(nproc)
   # RealMemory above what slurmd detects drains the node.
   mem_mb=$(($(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) * 8 / 10))
+  if [ "$NODES" -ge 2 ]; then
+    # the machine's cores and memory shared out; the nodes reach the controller on the bridge
+    cpus=$(((cpus + NODES - 1) / NODES))
+    mem_mb=$((mem_mb / NODES))
+    controller="localhost($SUBNET.1)"
+  fi
   cat >"$SLURM_CONF" <<EOF
-# generated by scripts/slurm/local-cluster.sh: one node, no cgroups, no accounting database
+# generated by scripts/slurm/local-cluster.sh: $NODES node(s), no cgroups, no accounting database
 ClusterName=dbce-selftest
-SlurmctldHost=localhost
+SlurmctldHost=$controller
 SlurmctldPort=${SLURMCTLD_PORT:-6817}
 SlurmdPort=${SLURMD_PORT:-6818}
 AuthType=auth/munge
@@ -159,11 +245,11 @@ CredType=cred/munge
 SlurmUser=root
 SlurmdUser=root
 StateSaveLocation=$S/state
-SlurmdSpoolDir=$S/spool
+SlurmdSpoolDir=$S/spool/%n
 SlurmctldPidFile=$S/state/slurmctld.pid
-SlurmdPidFile=$S/spool/slurmd.pid
+SlurmdPidFile=$S/spool/slurmd-%n.pid
 SlurmctldLogFile=$S/log/slurmctld.log
-SlurmdLogFile=$S/log/slurmd.log
+SlurmdLogFile=$S/log/slurmd-%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -177,9 +263,19 @@ JobCompLoc=$S/log/jobcomp.txt
 SchedulerParameters=sched_min_interval=0,batch_sched_delay=0
 # a failed afterok dependency cancels the dependent job (22.05 ignores it in SchedulerParameters)
 DependencyParameters=kill_invalid_depend
-NodeName=localhost CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
-PartitionName=selftest Nodes=localhost Default=YES MaxTime=30 State=UP
+# a crashed node is declared DOWN after 10 s without an answer; its jobs are not requeued by
+# Slurm (they fail with NODE_FAIL and resubmit.sh takes them up, as a user would)
+SlurmdTimeout=10
+JobRequeue=0
 EOF
+  if [ "$NODES" = 1 ]; then
+    echo "NodeName=localhost CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN" >>"$SLURM_CONF"
+  else
+    for i in $(seq 1 "$NODES"); do
+      echo "NodeName=n$i NodeAddr=$SUBNET.$((10 + i)) CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN" >>"$SLURM_CONF"
+    done
+  fi
+  echo "PartitionName=selftest Nodes=$(node_names | paste -sd,) Default=YES MaxTime=30 State=UP" >>"$SLURM_CONF"
 }
 
 start_cluster() {
@@ -199,27 +295,39 @@ start_cluster() {
     fi
   done
   start_munge "$sockdir"
+  if [ "$NODES" -ge 2 ]; then create_network; fi
   write_conf "$sockdir"
+  local node nodes
+  nodes=$(node_names)
+  for node in $nodes; do mkdir -p "$S/spool/$node"; done
   slurmctld -D -i >"$S/log/slurmctld.out" 2>&1 &
   echo $! >"$PIDS/slurmctld.pid"
-  slurmd -D -N localhost >"$S/log/slurmd.out" 2>&1 &
-  echo $! >"$PIDS/slurmd.pid"
+  for node in $nodes; do
+    if [ "$NODES" = 1 ]; then
+      slurmd -D -N "$node" >"$S/log/slurmd-$node.out" 2>&1 &
+    else
+      # nsenter enters the network namespace only (`ip netns exec` would also remount /sys,
+      # hiding the cgroup file system slurmd looks for) and execs slurmd: $! is slurmd's PID
+      nsenter --net="/run/netns/$NET-$node" slurmd -D -N "$node" >"$S/log/slurmd-$node.out" 2>&1 &
+    fi
+    echo $! >"$PIDS/slurmd-$node.pid"
+  done
   for _ in $(seq 1 150); do
-    for d in slurmctld slurmd; do
+    for d in slurmctld $(sed 's/^/slurmd-/' <<<"$nodes"); do
       alive "$d" || {
-        tail -20 "$S/log/$d.log" "$S/log/$d.out" >&2 || true
+        tail -n 20 "$S/log/${d%%-*}"*.log "$S/log/$d.out" >&2 || true
         die "$d exited"
       }
     done
-    state=$(timeout 5 sinfo -h -n localhost -o '%T' 2>/dev/null || true)
-    if [ "$state" = idle ]; then
-      log "cluster ready: $(sinfo -h -o '%P %D %T %C'); export SLURM_CONF=$SLURM_CONF"
+    state=$(timeout 5 sinfo -h -N -o '%T' 2>/dev/null | sort -u | paste -sd, || true)
+    if [ "$state" = idle ] && [ "$(timeout 5 sinfo -h -N -o '%N' | wc -l)" = "$NODES" ]; then
+      log "cluster ready: $(sinfo -h -o '%P %D %T %C %N'); export SLURM_CONF=$SLURM_CONF"
       return
     fi
     sleep 0.2
   done
-  tail -20 "$S/log/slurmctld.log" "$S/log/slurmd.log" >&2 || true
-  die "node never became idle (state: ${state:-none})"
+  tail -n 20 "$S/log/slurmctld.log" "$S/log/"slurmd-*.log >&2 || true
+  die "nodes never became idle (states: ${state:-none})"
 }
 
 case "$ACTION" in
@@ -232,5 +340,9 @@ start)
   ;;
 stop) stop_cluster ;;
 env) printf 'export SLURM_CONF=%q\n' "$SLURM_CONF" ;;
+kill-node)
+  [ $# -eq 3 ] || usage
+  kill_node "$3"
+  ;;
 *) usage ;;
 esac

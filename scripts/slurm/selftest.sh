@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Self-test of the Slurm scripts, for real: starts a private one-node Slurm cluster on localhost
-# (local-cluster.sh), runs dbce's pipeline on the bundled sample as job arrays with several shards
-# per stage, and checks
+# Self-test of the Slurm scripts, for real: starts a private Slurm cluster of two nodes on this
+# machine (local-cluster.sh: a controller, munge, and a slurmd per node in a network namespace of
+# its own, the file system shared), runs dbce's pipeline on the bundled sample as job arrays with
+# several shards per stage, and checks
 #   1. every task COMPLETED and the output is byte-identical to a local run of the same binary
 #      (`dbce run` once the binary has it; until then every stage run one shard after another
 #      with `dbce stage`);
 #   2. a task made to fail (DBCE_SELFTEST_FAIL) fails its array, the later stages are cancelled,
 #      resubmit.sh resubmits only the failed shard and the later stages, and the output is again
-#      identical.
+#      identical;
+#   3. a node that crashes (every process on it killed) under a running task: its task fails
+#      with NODE_FAIL, the node goes DOWN, the later stages are cancelled, resubmit.sh completes
+#      the run on the surviving node, and the output is again identical.
 # Prints PASS last and exits 0 only then. Stops the daemons it started, by PID.
 #
 # usage: scripts/slurm/selftest.sh [DIR]      (default: /tmp/dbce-slurm-selftest; wiped first)
 # env:   DBCE=path/to/dbce   use this binary instead of `cargo build --release -p dbce`
+#        NODES               nodes of the cluster (default 2; with 1, check 3 is left out)
 #        SLURMCTLD_PORT / SLURMD_PORT (default 6817 / 6818)
 #        SELFTEST_TIMEOUT_S  budget for each batch of jobs (default 180)
 # Needs root (apt-get install of slurm and munge if missing; daemons run as root) and python3.
@@ -20,6 +25,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DIR=${1:-/tmp/dbce-slurm-selftest}
 MAX_ARRAY=2 # smaller than every stage: each stage becomes several arrays with offsets
+export NODES=${NODES:-2}
 export DBCE_SLURM_WAIT_S=${SELFTEST_TIMEOUT_S:-180}
 
 log() { printf '[slurm-selftest %3ss] %s\n' "$SECONDS" "$*"; }
@@ -138,6 +144,56 @@ check_untouched "$DIR/before-resubmit.txt" "$B/work"
 compare_with_reference "$B"
 "$HERE/resubmit.sh" --work "$B/work" 2>&1 | grep -q 'nothing to resubmit' ||
   die "a second resubmit.sh should find nothing to do"
+
+# ---------------------------------------------------------------- 3. a node crashes
+if [ "$NODES" -ge 2 ]; then
+  HOLD_STAGE=${STAGES[1]}
+  HOLD_K=$((PARTITIONS - 1))
+  C=$DIR/run-crash
+  log "check 3: crash the node that runs $HOLD_STAGE shard $HOLD_K (DBCE_SELFTEST_HOLD)"
+  T=$SECONDS
+  DBCE_SELFTEST_HOLD=$HOLD_STAGE:$HOLD_K submit "$C" >/dev/null 2>"$DIR/submit-crash.log" &
+  SUBMIT_PID=$!
+  held=$C/work/slurm/held-$HOLD_STAGE-$HOLD_K
+  for _ in $(seq 1 600); do
+    [ -s "$held" ] && break
+    kill -0 "$SUBMIT_PID" 2>/dev/null || break
+    sleep 0.2
+  done
+  [ -s "$held" ] || {
+    cat "$DIR/submit-crash.log"
+    die "the held task never started"
+  }
+  NODE=$(cat "$held")
+  "$HERE/local-cluster.sh" kill-node "$DIR/cluster" "$NODE" 2>&1 | sed 's/^/    /'
+  if wait "$SUBMIT_PID"; then
+    cat "$DIR/submit-crash.log"
+    die "the run reported success although node $NODE crashed under a task"
+  fi
+  sed 's/^/    /' "$DIR/submit-crash.log"
+  states=$(task_states "$C/work" | sort | uniq -c)
+  log "task states: $(tr -s ' \n' ' ' <<<"$states")"
+  grep -q " $HOLD_STAGE NODE_FAIL$" <<<"$states" || die "no task of $HOLD_STAGE ended NODE_FAIL"
+  node_state=$(timeout 5 sinfo -h -n "$NODE" -o '%T')
+  case "$node_state" in down*) ;; *) die "node $NODE is '$node_state', not down" ;; esac
+  if shard_done "$C" "$HOLD_STAGE" "$HOLD_K"; then die "the crashed shard is marked done"; fi
+  log "node $NODE is $node_state after $((SECONDS - T))s; its task ended NODE_FAIL"
+
+  T=$SECONDS
+  before=$(wc -l <"$C/work/slurm/jobs.tsv")
+  "$HERE/resubmit.sh" --work "$C/work" --wait >/dev/null 2>"$DIR/resubmit-crash.log" || {
+    cat "$DIR/resubmit-crash.log"
+    die "the run resubmitted after the crash did not complete"
+  }
+  sed 's/^/    /' "$DIR/resubmit-crash.log"
+  # every resubmitted task ran on a node that is up
+  while IFS=$'\t' read -r _ id _; do
+    ran=$(timeout 10 scontrol show job -o "$id" | grep -o ' NodeList=[^ ]*' | sort -u | sed 's/ NodeList=//' | paste -sd,)
+    case ",$ran," in *",$NODE,"*) die "resubmitted job $id ran on the crashed node $NODE" ;; esac
+  done < <(tail -n +$((before + 1)) "$C/work/slurm/jobs.tsv")
+  log "resubmitted after the crash; done in $((SECONDS - T))s on the surviving node(s)"
+  compare_with_reference "$C"
+fi
 
 stop_cluster
 trap - EXIT

@@ -10,7 +10,9 @@
 # Exit codes: dbce's 0 (ok) and 1 (finished, some input records skipped) are success for the
 # pipeline and become 0, so `afterok` dependencies fire; anything else fails the task.
 # DBCE_SELFTEST_FAIL=STAGE:K makes the task for that shard exit 2 without running dbce (the
-# failure injection of selftest.sh).
+# failure injection of selftest.sh). DBCE_SELFTEST_HOLD=STAGE:K makes it write its node's name to
+# WORK/slurm/held-STAGE-K and wait there (up to 10 minutes) before running dbce, so that
+# selftest.sh can crash the node under a running task.
 #
 # sbatch copies this script into its spool directory, so it must not rely on its siblings.
 set -euo pipefail
@@ -70,6 +72,13 @@ printf '\n'
 if [ "${DBCE_SELFTEST_FAIL:-}" = "$STAGE:$K" ]; then
   echo "dbce-slurm: DBCE_SELFTEST_FAIL=$DBCE_SELFTEST_FAIL: failing this task on purpose" >&2
   exit 2
+fi
+
+if [ "${DBCE_SELFTEST_HOLD:-}" = "$STAGE:$K" ]; then
+  echo "dbce-slurm: DBCE_SELFTEST_HOLD=$DBCE_SELFTEST_HOLD: holding on ${SLURMD_NODENAME:-?}" >&2
+  echo "${SLURMD_NODENAME:-?}" >"$WORK/slurm/held-$STAGE-$K.tmp"
+  mv "$WORK/slurm/held-$STAGE-$K.tmp" "$WORK/slurm/held-$STAGE-$K"
+  sleep 600
 fi
 
 RC=0

@@ -6,8 +6,8 @@
 #   2. with DBCE_SELFTEST_FAIL=STAGE:K that task fails, the driver exits non-zero and no later
 #      stage runs; rerunning the driver completes the run without rewriting the shards already
 #      done, and the output is again identical.
-# Prints PASS last and exits 0 only then. Stops the JVMs it started, by PID. Not part of CI
-# (a 520 MB venv, Java, 60-80 s); see docs/CLUSTER.md.
+# Prints PASS last and exits 0 only then. Stops the JVMs it started, by PID. Run by .ci/run
+# (which installs Java 17 if missing); see docs/CLUSTER.md.
 #
 # usage: scripts/spark/selftest.sh [DIR]     (default: /tmp/dbce-spark-selftest; wiped first)
 # env:   DBCE=path/to/dbce   use this binary instead of `cargo build --release -p dbce`
