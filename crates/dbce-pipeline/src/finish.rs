@@ -237,7 +237,7 @@ pub fn run_finish(
         let locator = warc
             .write_record(&conversion_record(record, &warcinfo_id))
             .map_err(output_error("warc"))?;
-        cdxj.push(cdxj_line(record, locator, &warc_name) + "\n");
+        cdxj.push(cdxj_line(record, locator, &warc_name));
         if let Some(html) = &page.annotated_html {
             let path = out
                 .join("html")
@@ -251,11 +251,14 @@ pub fn run_finish(
     let warc = warc.finish().map_err(output_error("warc"))?;
     write_atomically(&out.join("text").join(format!("{part}.jsonl.gz")), &text)?;
     write_atomically(&out.join("warc").join(&warc_name), &warc)?;
-    // Sorted, as a CDXJ file is, so the last step merges the parts without sorting them.
+    // Sorted (lines bytewise, as `merge` compares them), so the last step merges the parts
+    // without sorting them.
     cdxj.sort_unstable();
+    let mut cdxj = cdxj.join("\n");
+    cdxj.push('\n');
     write_atomically(
         &out.join("warc").join(format!("{part}.cdxj")),
-        cdxj.concat().as_bytes(),
+        cdxj.as_bytes(),
     )?;
     work.finish_shard(&report)?;
     Ok(report)
