@@ -26,14 +26,14 @@ use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
-use crate::{ClassifyMethod, Config, StageError, StageReport};
+use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
+use dbce_artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use dbce_forest::RandomForest;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
 use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};
@@ -50,7 +50,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 5,
+    version: 6,
 };
 
 /// How a page's runs were classified.
@@ -196,7 +196,7 @@ pub fn run_annotate(
     pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
     let before = pages.len();
     pages.dedup_by_key(|p| p.page);
-    (pages.len()..before).for_each(|_| report.skip("duplicate-record"));
+    (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
     let buckets = group::read_buckets(work, partition)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
@@ -821,6 +821,7 @@ mod tests {
                 file: FileId(0),
                 offset: u64::from(n),
                 length: 1,
+                stream_offset: None,
             },
             tokens: 10,
             signature: (0..10)

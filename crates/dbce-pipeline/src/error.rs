@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use crate::artifact::ArtifactError;
-use crate::config::ConfigError;
+use crate::ConfigError;
 use crate::work::WorkError;
+use dbce_artifact::ArtifactError;
 
 /// A stage step could not run or finish. Damage inside archives is never one of these: it is
 /// counted in the step's report.

@@ -13,8 +13,8 @@ use dbce_dom::{Document, DomError};
 use serde::Serialize;
 
 use crate::Config;
+use crate::ConfigError;
 use crate::annotate::{EmptyReason, settle_page, single_page_draft};
-use crate::config::ConfigError;
 use dbce_learn::judge::Route;
 
 /// Why a page could not be extracted.

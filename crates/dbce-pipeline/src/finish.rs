@@ -26,10 +26,10 @@ use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
-use crate::artifact::ArtifactReader;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::{WorkDir, write_atomically};
-use crate::{Config, StageError, StageReport, group, read};
+use crate::{Config, SkipReason, StageError, StageReport, group, read};
+use dbce_artifact::ArtifactReader;
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;
@@ -221,7 +221,7 @@ pub fn run_finish(
     let mut text = GzEncoder::new(Vec::new(), Compression::new(6));
     let mut warc = WarcWriter::new(Vec::new());
     let mut cdxj = Vec::with_capacity(pages.len());
-    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint(), &records);
+    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint()?, &records);
     let warcinfo_id = warcinfo
         .fields
         .get("WARC-Record-ID")
@@ -360,7 +360,7 @@ pub struct StageCounts {
     /// What it passed on.
     pub output: u64,
     /// What it skipped, by reason.
-    pub skipped: BTreeMap<String, u64>,
+    pub skipped: BTreeMap<SkipReason, u64>,
     /// Items taken in despite something irregular, by warning; outside the balance (for
     /// `read`: records read as warcio reads them, e.g. `warc:short-block`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

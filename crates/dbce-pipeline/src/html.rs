@@ -3,9 +3,10 @@
 use dbce_http::{HttpLimits, decode_body, decode_html_with_tld, is_html, parse_response};
 use dbce_warc::{Record, RecordType};
 
+use crate::SkipReason;
 use crate::page::{SiteKey, Timestamp};
 
-/// Why a record is not a page. [`NotAPage::reason`] names it in stage reports.
+/// Why a record is not a page; stage reports count it as its [`SkipReason`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotAPage {
     /// Not a `response` (or `resource`) record.
@@ -29,19 +30,18 @@ pub enum NotAPage {
     NoBody,
 }
 
-impl NotAPage {
-    /// The reason's name in reports.
-    pub fn reason(self) -> &'static str {
-        match self {
-            Self::RecordType => "not-a-capture",
-            Self::BadUri => "bad-target-uri",
-            Self::BadDate => "bad-warc-date",
-            Self::BadHttp => "bad-http",
-            Self::HttpStatus => "http-status-not-2xx",
-            Self::BadBody => "undecodable-body",
-            Self::NotHtml => "not-html",
-            Self::NotText => "not-text",
-            Self::NoBody => "no-body",
+impl From<NotAPage> for SkipReason {
+    fn from(not: NotAPage) -> Self {
+        match not {
+            NotAPage::RecordType => Self::NotACapture,
+            NotAPage::BadUri => Self::BadTargetUri,
+            NotAPage::BadDate => Self::BadWarcDate,
+            NotAPage::BadHttp => Self::BadHttp,
+            NotAPage::HttpStatus => Self::HttpStatusNot2xx,
+            NotAPage::BadBody => Self::UndecodableBody,
+            NotAPage::NotHtml => Self::NotHtml,
+            NotAPage::NotText => Self::NotText,
+            NotAPage::NoBody => Self::NoBody,
         }
     }
 }

@@ -1,9 +1,10 @@
-//! The stages of dbce as map/merge steps over shards: intermediate files, plans, reports.
+//! The stages of dbce as map/merge steps over shards: what each step reads, plans, writes, skips
+//! and reports.
 //!
 //! Stage 1 is [`read::run_read`] (map over archive files: [`PageRef`]s and LSH band rows
 //! partitioned by [`BucketKey`]) and [`group::run_group`] (merge per partition:
 //! [`group::LshBucket`]s). Every step takes its [`Shard`] or partition, writes its outputs
-//! atomically through [`artifact`], records a [`StageReport`] whose counts balance, leaves a
+//! atomically through [`dbce_artifact`], records a [`StageReport`] whose counts balance, leaves a
 //! done marker in the [`WorkDir`], and skips work already done. [`run_stage1`] runs all shards
 //! locally on a rayon pool; a cluster engine runs the same steps one shard per task.
 //!
@@ -19,10 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod annotate;
-pub mod artifact;
-pub mod atomic;
 pub mod bands;
-mod config;
 mod error;
 pub mod extract;
 pub mod fetch;
@@ -37,17 +35,18 @@ pub mod read;
 mod report;
 mod shard;
 pub mod site;
+mod skip_reason;
 pub mod skips;
 pub mod timings;
-pub mod view;
 pub mod work;
 
 pub use bands::BucketKey;
-pub use config::{AnnotateConfig, ClassifyMethod, Config, ConfigError, LshConfig, ReadConfig};
+pub use dbce_config::{AnnotateConfig, ClassifyMethod, Config, ConfigError, LshConfig, ReadConfig};
 pub use error::StageError;
 pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Timestamp};
 pub use report::StageReport;
 pub use shard::Shard;
+pub use skip_reason::{SkipReason, UnknownSkipReason};
 pub use timings::StageTimings;
 pub use work::WorkDir;
 

@@ -7,10 +7,10 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use crate::atomic::AtomicFile;
 use crate::finish::{RunReport, StageCounts, report_stage_name};
 use crate::work::{WorkDir, write_atomically};
 use crate::{Config, StageError, StageReport, annotate, finish, group, index, read};
+use dbce_artifact::atomic::{AtomicFile, WriteError};
 
 /// The step's name and the directory of its done marker.
 pub const STAGE: &str = crate::work::MERGE;
@@ -27,7 +27,7 @@ const READ_BUFFER: usize = 64 << 10;
 /// Fails when a stage is incomplete, a part is missing or not sorted, or files cannot be read
 /// or written.
 pub fn run_merge(work: &WorkDir, config: &Config, out: &Path) -> Result<RunReport, StageError> {
-    let fingerprint = config.fingerprint();
+    let fingerprint = config.fingerprint()?;
     work.require_complete(index::STAGE, &fingerprint)?;
     let finished = work.require_complete(finish::STAGE, &fingerprint)?;
     let files: Vec<String> = finished
@@ -63,8 +63,12 @@ pub fn run_merge(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
         stages,
         indexed: stage_total(work, index::STAGE)?.emitted,
     };
-    let json = serde_json::to_vec_pretty(&report).unwrap_or_default();
-    write_atomically(&out.join("report.json"), &json)?;
+    let path = out.join("report.json");
+    let json = serde_json::to_vec_pretty(&report).map_err(|e| StageError::Output {
+        path: path.clone(),
+        source: e.into(),
+    })?;
+    write_atomically(&path, &json)?;
     // The step's own done marker, written last: engines check `report.json` and it.
     let mut done = StageReport::new(STAGE, 0);
     (0..report.indexed).for_each(|_| done.emit());
@@ -152,7 +156,7 @@ pub fn merge_sorted_lines(inputs: &[PathBuf], output: &Path) -> Result<u64, Stag
         }
         sources.push(source);
     }
-    let write_error = |error: crate::atomic::WriteError| StageError::Output {
+    let write_error = |error: WriteError| StageError::Output {
         path: error.path,
         source: error.source,
     };

@@ -113,6 +113,22 @@ pub struct Source {
     pub offset: u64,
     /// Length in bytes of the record (or member) in the file.
     pub length: u64,
+    /// For a record inside a compressed member that holds more (a whole-file gzip or zstd
+    /// archive): its offset in the file's decompressed stream, which a refetch skips to
+    /// without parsing the records before it. `None` for a record with a member of its own.
+    pub stream_offset: Option<u64>,
+}
+
+impl Source {
+    /// Where `record` of input file `file` lies, as read from the file's start.
+    pub fn of_record(file: FileId, record: &Record) -> Self {
+        Self {
+            file,
+            offset: record.locator.offset,
+            length: record.locator.length,
+            stream_offset: record.locator.shared.then_some(record.stream_offset),
+        }
+    }
 }
 
 /// The SHA-1 of a page's HTTP payload: captures with the same digest (one capture read from

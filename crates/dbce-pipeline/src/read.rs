@@ -12,7 +12,6 @@ use dbce_minhash::{BandKey, LshParams, MinHasher};
 use dbce_warc::{Entry, Record, WarcReader};
 use rayon::prelude::*;
 
-use crate::artifact::{ArtifactKind, ArtifactWriter};
 use crate::bands::{BandRow, BucketKey};
 use crate::html::captured_html;
 use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
@@ -20,6 +19,7 @@ use crate::shard::Shard;
 use crate::skips::{SkipLine, SkipLog};
 use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
 use crate::{Config, StageError, StageReport};
+use dbce_artifact::{ArtifactKind, ArtifactWriter};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::READ;
@@ -27,7 +27,7 @@ pub const STAGE: &str = crate::work::READ;
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
-    version: 3,
+    version: 4,
 };
 /// `read/words/PART/RANK.bin` ([`WorkDir::read_words`](crate::WorkDir::read_words)): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
@@ -66,7 +66,7 @@ pub fn run_read(
     work.begin(&Manifest {
         layout: LAYOUT_VERSION,
         stage: STAGE.to_owned(),
-        fingerprint: config.fingerprint(),
+        fingerprint: config.fingerprint()?,
         config: config.clone(),
         inputs: inputs.to_vec(),
         shards: shard.world,
@@ -199,7 +199,7 @@ impl ReadStep {
             match outcome {
                 Outcome::Page(page, bands, words) => self.add_page(&page, &bands, &words)?,
                 Outcome::Skip(skip) => {
-                    self.report.skip(skip.reason.clone());
+                    self.report.skip(skip.reason);
                     self.skips.push(&skip)?;
                 }
             }
@@ -209,19 +209,15 @@ impl ReadStep {
 
     /// The page in `record` with its LSH band keys, or why it is not a page.
     fn page(&self, record: &Record, file: FileId) -> Result<Outcome, StageError> {
-        let source = Source {
-            file,
-            offset: record.locator.offset,
-            length: record.locator.length,
-        };
-        let skip = |reason: &str| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
+        let source = Source::of_record(file, record);
+        let skip = |reason| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
         let captured = match captured_html(record, &self.limits) {
             Ok(captured) => captured,
-            Err(not) => return skip(not.reason()),
+            Err(not) => return skip(not.into()),
         };
         let document = match Document::parse(&captured.html, &self.config.sanitize) {
             Ok(document) => document,
-            Err(error) => return skip(dom_reason(&error)),
+            Err(error) => return skip((&error).into()),
         };
         // Tokens end to end in one buffer: no allocation per token.
         let (mut joined, mut ends) = (String::new(), Vec::new());
@@ -306,13 +302,5 @@ impl ReadStep {
         }
         work.finish_shard(&self.report)?;
         Ok(self.report)
-    }
-}
-
-fn dom_reason(error: &dbce_dom::DomError) -> &'static str {
-    match error {
-        dbce_dom::DomError::InputTooLarge { .. } => "html-too-large",
-        dbce_dom::DomError::TooManyNodes { .. } => "html-too-many-nodes",
-        _ => "html-unparsable",
     }
 }

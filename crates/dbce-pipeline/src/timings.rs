@@ -47,8 +47,12 @@ impl StageTimings {
     /// # Errors
     /// Fails when the file cannot be written.
     pub fn write(&self, work: &WorkDir) -> Result<(), StageError> {
-        let json = serde_json::to_vec_pretty(self).unwrap_or_default();
-        Ok(write_atomically(&Self::path(work), &json)?)
+        let path = Self::path(work);
+        let json = serde_json::to_vec_pretty(self).map_err(|e| StageError::Output {
+            path: path.clone(),
+            source: e.into(),
+        })?;
+        Ok(write_atomically(&path, &json)?)
     }
 
     fn path(work: &WorkDir) -> PathBuf {

@@ -277,10 +277,11 @@ fn stages_table(run: &RunReport, timings: Option<&StageTimings>) -> String {
                 .skipped
                 .iter()
                 .map(|(reason, n)| {
+                    let reason = reason.to_string();
                     format!(
                         "<span class=\"skip\" data-reason=\"{}\">{} <b>{n}</b></span>",
-                        html::attr(reason),
-                        html::text(reason)
+                        html::attr(&reason),
+                        html::text(&reason)
                     )
                 })
                 .collect();

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use dbce_pipeline::{
-    Shard, StageError, StageReport, WorkDir, annotate, finish, group, index, merge, read,
+    Shard, SkipReason, StageError, StageReport, WorkDir, annotate, finish, group, index, merge,
+    read,
 };
 
 use super::config::ConfigArgs;
@@ -183,8 +184,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
 /// The exit code of a finished run or stage given its skip reasons: 1 when the archive reader
 /// had to skip something it could not read (reasons `warc:…`, as `dbce inspect` counts them),
 /// else 0. Records that are read but are not pages (requests, images, redirects) do not count.
-pub(crate) fn exit_code<'a>(mut reasons: impl Iterator<Item = &'a String>) -> ExitCode {
-    if reasons.any(|reason| reason.starts_with("warc:")) {
+pub(crate) fn exit_code<'a>(mut reasons: impl Iterator<Item = &'a SkipReason>) -> ExitCode {
+    if reasons.any(|reason| reason.is_unreadable_input()) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -218,7 +219,7 @@ fn summary(report: &StageReport) -> String {
 }
 
 /// Skip counts as `reason n, reason n`, or `none`.
-pub(crate) fn skipped_list(skipped: &std::collections::BTreeMap<String, u64>) -> String {
+pub(crate) fn skipped_list(skipped: &std::collections::BTreeMap<SkipReason, u64>) -> String {
     if skipped.is_empty() {
         return "none".to_owned();
     }

@@ -1,4 +1,16 @@
-//! The settings that decide a run's results, shared by every stage and recorded with its output.
+//! The settings that decide a run's results, shared by every stage and recorded with its output:
+//! their defaults, their validation and their fingerprint. Its own crate because the binary, the
+//! stages, the report and the Python package all read them, and none of them owns them.
+//!
+//! ```
+//! use dbce_config::Config;
+//!
+//! let config = Config::default();
+//! config.validate()?;
+//! assert_eq!(config.fingerprint()?.len(), 16);
+//! # Ok::<(), dbce_config::ConfigError>(())
+//! ```
+#![deny(missing_docs)]
 
 use std::collections::BTreeMap;
 
@@ -218,6 +230,9 @@ pub enum ConfigError {
     /// There must be at least one partition.
     #[error("lsh.partitions must be at least 1")]
     NoPartitions,
+    /// The settings could not be serialised for their fingerprint.
+    #[error("cannot serialise the settings for their fingerprint: {0}")]
+    Fingerprint(#[source] serde_json::Error),
 }
 
 impl Config {
@@ -256,10 +271,12 @@ impl Config {
     /// dbce version, the models built into it and the contents of the model files the settings
     /// name. A stage refuses input made with another fingerprint, so a rerun after a retrain
     /// or an upgrade never mixes old and new annotations.
-    pub fn fingerprint(&self) -> String {
+    ///
+    /// # Errors
+    /// Fails when the settings do not serialise.
+    pub fn fingerprint(&self) -> Result<String, ConfigError> {
         let mut hasher = Sha1::new();
-        // Serialising a plain struct of numbers, strings and a BTreeMap cannot fail.
-        hasher.update(serde_json::to_vec(self).unwrap_or_default());
+        hasher.update(serde_json::to_vec(self).map_err(ConfigError::Fingerprint)?);
         hasher.update(env!("CARGO_PKG_VERSION"));
         hasher.update(dbce_learn::built_in_models_digest());
         for path in [&self.annotate.model, &self.annotate.judge]
@@ -273,7 +290,7 @@ impl Config {
             }
         }
         let digest = hasher.finalize();
-        digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+        Ok(digest[..8].iter().map(|b| format!("{b:02x}")).collect())
     }
 }
 
@@ -286,9 +303,12 @@ mod tests {
         let base = Config::default();
         let mut other = base.clone();
         other.lsh.threshold = 0.5;
-        assert_ne!(base.fingerprint(), other.fingerprint());
-        assert_eq!(base.fingerprint(), Config::default().fingerprint());
-        assert_eq!(base.fingerprint().len(), 16);
+        assert_ne!(base.fingerprint().unwrap(), other.fingerprint().unwrap());
+        assert_eq!(
+            base.fingerprint().unwrap(),
+            Config::default().fingerprint().unwrap()
+        );
+        assert_eq!(base.fingerprint().unwrap().len(), 16);
     }
 
     #[test]
@@ -298,11 +318,11 @@ mod tests {
         std::fs::write(&path, b"first").unwrap();
         let mut config = Config::default();
         config.annotate.judge = Some(path.clone());
-        let first = config.fingerprint();
-        assert_eq!(first, config.fingerprint());
+        let first = config.fingerprint().unwrap();
+        assert_eq!(first, config.fingerprint().unwrap());
         std::fs::write(&path, b"retrained").unwrap();
-        assert_ne!(first, config.fingerprint());
-        assert_ne!(first, Config::default().fingerprint());
+        assert_ne!(first, config.fingerprint().unwrap());
+        assert_ne!(first, Config::default().fingerprint().unwrap());
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! Intermediate files: a typed, versioned, checksummed sequence of items, written atomically.
+//! dbce's intermediate files: a typed, versioned, checksummed sequence of serde items, written
+//! atomically. Its own crate because the format has one job, knows nothing of pages or stages,
+//! and every stage and tool that reads a work directory shares it.
 //!
 //! Layout (all integers little-endian), documented in `docs/formats.md`:
 //!
@@ -8,9 +10,24 @@
 //! 0xFFFF_FFFF count:u64 crc32:u32     trailer; the CRC-32 covers every byte before it
 //! ```
 //!
-//! A file is written under a temporary name and renamed into place when complete, so a file
-//! that exists under its final name is whole; the trailer still lets a reader tell a damaged
-//! or truncated copy from a good one.
+//! A file is written under a temporary name and renamed into place when complete
+//! ([`atomic::AtomicFile`]), so a file that exists under its final name is whole; the trailer
+//! still lets a reader tell a damaged or truncated copy from a good one.
+//!
+//! ```
+//! use dbce_artifact::{ArtifactKind, read_all, write_all};
+//!
+//! const PAIRS: ArtifactKind = ArtifactKind { tag: *b"PAIR", version: 1 };
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("pairs.bin");
+//! write_all(&path, PAIRS, &[(1_u32, "one".to_owned()), (2, "two".to_owned())])?;
+//! let pairs: Vec<(u32, String)> = read_all(&path, PAIRS)?;
+//! assert_eq!(pairs[1], (2, "two".to_owned()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod atomic;
 
 use std::fs::File;
 use std::io::{self, BufReader, Read};
