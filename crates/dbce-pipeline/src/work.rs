@@ -107,8 +107,10 @@ pub const GROUP: &str = "group";
 pub const ANNOTATE: &str = "annotate";
 /// Stage `finish`'s name and folder.
 pub const FINISH: &str = "finish";
-/// The last step's name and the folder of its done marker.
+/// Stage `index`'s name and the folder of its done markers (the indexes are in the output).
 pub const INDEX: &str = "index";
+/// The last step's name and the folder of its done marker.
+pub const MERGE: &str = "merge";
 
 /// A run's work directory.
 #[derive(Debug, Clone)]
