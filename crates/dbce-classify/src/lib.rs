@@ -76,7 +76,9 @@ pub use features::{
     window_feature_names, window_features,
 };
 pub use fusion::FusionVariant;
-pub use learned::{BlockModel, LearnedBlocks, ModelError, block_feature_names, block_rows};
+pub use learned::{
+    BlockModel, LearnedBlocks, ModelError, block_feature_names, block_rows, readability_keeps,
+};
 pub use method::{
     BF_RULE_BASED_THRESHOLD, BF_THRESHOLD, BlockFusion, ParseMethodError, SegmentRule,
     SinglePageMethod,

@@ -200,7 +200,7 @@ fn spread(segs: &[Segment], n_blocks: usize, keep: impl Fn(&Counts) -> bool) -> 
 #[error(
     "unknown single-page method {name:?}: expected keep-all, num-words, densitometric, \
      boilerpipe-default, article[:MAX_GAP:MIN_LARGE_WORDS], \
-     readability[:MIN_TEXT_LENGTH:RETRY_LENGTH], blocks[:THRESHOLD], or \
+     readability[:MIN_TEXT_LENGTH:RETRY_LENGTH], blocks[:THRESHOLD[:OUTSIDE_READABILITY]], or \
      bf-plain|bf-smoothed|bf-rule-based[:THRESHOLD[:densitometric|:MIN_DENSITY:MAX_LINK_DENSITY]]"
 )]
 pub struct ParseMethodError {
@@ -214,7 +214,8 @@ impl FromStr for SinglePageMethod {
     /// Parses the names [`Display`](fmt::Display) writes. `article` takes optional
     /// [`Article`] settings (`article:1:100`), `readability` optional [`Readability`] settings
     /// (`readability:25:250`), `blocks` an optional [`LearnedBlocks`] threshold
-    /// (`blocks:0.3`). Block Fusion takes an optional threshold (else
+    /// (`blocks:0.3`) and an optional other one for the blocks Readability drops
+    /// (`blocks:0.35:0.6`). Block Fusion takes an optional threshold (else
     /// the dissertation's) and a segment rule, `densitometric` or the two
     /// [`SegmentRule::Density`] limits (else [`SegmentRule::DISSERTATION`]): `bf-plain`,
     /// `bf-rule-based:0.5`, `bf-smoothed:0.38:7:0.35`, `bf-plain:0.38:densitometric`.
@@ -250,8 +251,12 @@ impl FromStr for SinglePageMethod {
         if head == "blocks" {
             return match rest.as_slice() {
                 [] => Ok(Self::Blocks(LearnedBlocks::default())),
-                [t] => Ok(Self::Blocks(LearnedBlocks {
+                [t] => Ok(Self::Blocks(LearnedBlocks::uniform(
+                    t.parse().map_err(|_| err())?,
+                ))),
+                [t, outside] => Ok(Self::Blocks(LearnedBlocks {
                     threshold: t.parse().map_err(|_| err())?,
+                    threshold_outside_readability: outside.parse().map_err(|_| err())?,
                 })),
                 _ => Err(err()),
             };
@@ -311,7 +316,16 @@ impl fmt::Display for SinglePageMethod {
                 return write!(f, "readability:{}:{}", r.min_text_length, r.retry_length);
             }
             Self::Blocks(b) if *b == LearnedBlocks::default() => return f.write_str("blocks"),
-            Self::Blocks(b) => return write!(f, "blocks:{}", b.threshold),
+            Self::Blocks(b) if b.threshold == b.threshold_outside_readability => {
+                return write!(f, "blocks:{}", b.threshold);
+            }
+            Self::Blocks(b) => {
+                return write!(
+                    f,
+                    "blocks:{}:{}",
+                    b.threshold, b.threshold_outside_readability
+                );
+            }
             Self::BlockFusion(bf) => bf,
         };
         let name = match bf.variant {
@@ -419,7 +433,8 @@ mod tests {
             "readability",
             "readability:30:100",
             "blocks",
-            "blocks:0.3",
+            "blocks:0.35",
+            "blocks:0.35:0.6",
             "bf-plain:0.38:5:0.333333",
             "bf-smoothed:0.4:densitometric",
             "bf-rule-based:0.6:7:0.35",
@@ -446,7 +461,8 @@ mod tests {
             "readability:1",
             "readability:x:2",
             "blocks:x",
-            "blocks:1:2",
+            "blocks:1:x",
+            "blocks:1:2:3",
         ] {
             assert!(bad.parse::<SinglePageMethod>().is_err(), "{bad}");
         }

@@ -9,8 +9,9 @@
     serde(default, deny_unknown_fields, rename_all = "kebab-case")
 )]
 pub struct SanitizeConfig {
-    /// Inputs longer than this many bytes are refused with [`crate::DomError::InputTooLarge`]
-    /// before parsing. Values above 4 GiB act as 4 GiB. By default, 32 MiB.
+    /// Inputs longer than this many bytes are cut to their first bytes (at a character
+    /// boundary, before a tag cut in two) and parsed, the document flagged with
+    /// [`crate::Truncation::Bytes`]. Values above 4 GiB act as 4 GiB. By default, 32 MiB.
     pub max_input_bytes: u64,
     /// Parsing stops with [`crate::DomError::TooManyNodes`] once the parser has created this many
     /// elements and text nodes. Dropped elements and comments are not stored and not counted.
@@ -22,8 +23,10 @@ pub struct SanitizeConfig {
     /// text is lost, and template tokens, whose length grows with depth, stay bounded.
     /// By default, 512.
     pub max_depth: u32,
-    /// Parsing stops with [`crate::DomError::TooDeep`] once a block element (`<div>`, `<p>`,
-    /// `<ul>`, `<li>`, `<table>`, a heading, …) is nested deeper than this. The HTML5 parser looks
+    /// Parsing stops once a block element (`<div>`, `<p>`, `<ul>`, `<li>`, `<table>`, a
+    /// heading, …) is nested deeper than this: the tree built so far (through the 16 KiB piece
+    /// of input being parsed) is kept, the rest of the input is left out, and the document is
+    /// flagged with [`crate::Truncation::Depth`]. The HTML5 parser looks
     /// through the whole stack of open elements at each such start tag, so their nesting costs
     /// time quadratic in depth (100,000 nested `<div>`s: 30 s); inline elements nest to any
     /// depth in linear time. By default, 4096.

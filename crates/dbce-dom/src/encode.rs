@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! version
-//! input_bytes parse_errors unwrapped_elements dropped_attributes dropped[8]   the report
+//! input_bytes parse_errors unwrapped_elements dropped_attributes dropped[8]
+//! count truncated[count] (0 bytes, 1 depth)                                   the report
 //! len(text) text  len(names) names                                            UTF-8 buffers
 //! count ( name.start name.len value.start value.len )*                        attributes
 //! count ( kind id-parent next_sibling-id end-id depth data.start data.len
@@ -19,7 +20,7 @@
 
 use crate::document::Document;
 use crate::node::{AttrSpan, NONE, Node, NodeKind, Span};
-use crate::report::ParseReport;
+use crate::report::{ParseReport, Truncation};
 
 /// The encoding's version, its first byte: bumped whenever the layout or the meaning of a
 /// [`Document`]'s fields changes, so bytes written by another version are refused.
@@ -45,6 +46,11 @@ impl Document {
             put(out, n);
         }
         report.dropped.iter().for_each(|&n| put(out, n));
+        put(out, report.truncated.len() as u64);
+        out.extend(report.truncated.iter().map(|&cut| match cut {
+            Truncation::Bytes => 0,
+            Truncation::Depth => 1,
+        }));
         for buffer in [&self.text, &self.names] {
             put(out, buffer.len() as u64);
             out.extend_from_slice(buffer.as_bytes());
@@ -91,6 +97,14 @@ impl Document {
         };
         for n in &mut report.dropped {
             *n = input.varint()?;
+        }
+        let cuts = input.count(1)?;
+        for _ in 0..cuts {
+            report.truncated.push(match input.byte()? {
+                0 => Truncation::Bytes,
+                1 => Truncation::Depth,
+                _ => return Err(DecodeError("truncation")),
+            });
         }
         let text = input.string()?;
         let names = input.string()?;
@@ -274,8 +288,22 @@ mod tests {
         let back = Document::decode(&bytes).unwrap();
         assert_eq!(shown(&back), shown(&doc));
         assert_eq!(encoded(&back), bytes);
-        assert_eq!(back.report().dropped_total(), doc.report().dropped_total());
+        assert_eq!(back.report(), doc.report());
         assert!(doc.report().dropped_total() > 0);
+    }
+
+    #[test]
+    fn a_truncated_page_keeps_its_truncation() {
+        let config = SanitizeConfig {
+            max_input_bytes: 40,
+            ..SanitizeConfig::default()
+        };
+        let html = "<p>one two three</p><p>four five six seven eight nine ten</p>";
+        let doc = Document::parse(html, &config).unwrap();
+        assert_eq!(doc.report().truncated, [Truncation::Bytes]);
+        let back = Document::decode(&encoded(&doc)).unwrap();
+        assert_eq!(back.report(), doc.report());
+        assert_eq!(shown(&back), shown(&doc));
     }
 
     #[test]

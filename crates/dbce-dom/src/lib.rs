@@ -63,7 +63,7 @@ pub use error::DomError;
 pub use layers::{Groups, Layers, NodeGroup};
 pub use node::{Layer, NodeId, NodeKind};
 pub use parse::parse_count;
-pub use report::ParseReport;
+pub use report::{ParseReport, Truncation};
 pub use rules::DropReason;
 pub use serialize::{escape_attr, escape_text};
 pub use text::{TextLines, TextRun, TextRunId, TextRuns, is_block_element};

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::compact::compact;
 use crate::document::Document;
-use crate::report::ParseReport;
-use crate::sink::{Sink, SinkCounts};
+use crate::report::{ParseReport, Truncation};
+use crate::sink::Sink;
 use crate::{DomError, DropReason, SanitizeConfig};
 
 /// Calls of [`Document::parse`] in this process, for [`parse_count`].
@@ -33,13 +33,17 @@ impl Document {
     /// is parsed again as a browser without scripting shows it, `<noscript>` content kept: some
     /// sites (Discourse forums among them) serve their whole content there to crawlers.
     ///
-    /// Malformed HTML is repaired as a browser would; only the limits of `config` fail.
+    /// Malformed HTML is repaired as a browser would. Two limits of `config` truncate the page
+    /// rather than refuse it, and [`ParseReport::truncated`] says which: an input longer than
+    /// [`SanitizeConfig::max_input_bytes`] is cut to its first bytes (at a character boundary,
+    /// before a tag cut in two), and a block element nested deeper than
+    /// [`SanitizeConfig::max_block_depth`] ends the parse a few kilobytes later, keeping the
+    /// tree built so far.
     ///
     /// # Errors
     ///
-    /// [`DomError::InputTooLarge`] before any parsing; [`DomError::TooManyNodes`] and
-    /// [`DomError::TooDeep`] within a few kilobytes of input after the tree reaches
-    /// [`SanitizeConfig::max_nodes`] or [`SanitizeConfig::max_block_depth`].
+    /// [`DomError::TooManyNodes`] within a few kilobytes of input after the tree reaches
+    /// [`SanitizeConfig::max_nodes`].
     pub fn parse(html: &str, config: &SanitizeConfig) -> Result<Document, DomError> {
         PARSES.fetch_add(1, Ordering::Relaxed);
         let doc = parse_with(html, config, false)?;
@@ -50,6 +54,22 @@ impl Document {
     }
 }
 
+/// The part of `html` parsed under a byte limit of `max` bytes: all of it when it fits, else
+/// its first bytes up to a character boundary, and before the last `<` when no `>` follows it
+/// (a tag cut in two would otherwise be read as text or swallow what the cut left).
+fn cut_to(html: &str, max: u64) -> &str {
+    let max = usize::try_from(max).unwrap_or(usize::MAX);
+    if html.len() <= max {
+        return html;
+    }
+    let prefix = &html[..html.floor_char_boundary(max)];
+    match (prefix.rfind('<'), prefix.rfind('>')) {
+        (Some(open), Some(close)) if close > open => prefix,
+        (Some(open), _) => &prefix[..open],
+        (None, _) => prefix,
+    }
+}
+
 /// [`Document::parse`] with scripting on and `<noscript>` dropped, or (`keep_noscript`) with
 /// scripting off and `<noscript>` content kept.
 fn parse_with(
@@ -57,63 +77,53 @@ fn parse_with(
     config: &SanitizeConfig,
     keep_noscript: bool,
 ) -> Result<Document, DomError> {
-    {
-        let len = html.len() as u64;
-        let max = config.max_input_bytes.min(u64::from(u32::MAX));
-        if len > max {
-            return Err(DomError::InputTooLarge { len, max });
-        }
-        // Real ids must stay below the `NONE` marker.
-        let max_nodes = config.max_nodes.min(u32::MAX - 1);
-        let sink = Sink::new(max_nodes as usize, config.max_block_depth, keep_noscript);
-        let mut parser = parse_document(sink, parse_opts(!keep_noscript));
-        let mut fed = 0;
-        while fed < html.len() {
-            let end = html.floor_char_boundary(fed + CHUNK_BYTES).max(fed + 1);
-            let end = html.ceil_char_boundary(end);
-            parser.process(StrTendril::from_slice(&html[fed..end]));
-            fed = end;
-            if parser.tokenizer.sink.sink.limit_hit() {
-                break;
-            }
-        }
-        let at_byte = fed as u64;
-        if parser.tokenizer.sink.sink.limit_hit() {
-            let counts = parser.tokenizer.sink.sink.counts();
-            return Err(limit_error(&counts, max_nodes, config, at_byte));
-        }
-        let (raw, counts) = parser.finish();
-        if counts.overflowed || counts.too_deep {
-            return Err(limit_error(&counts, max_nodes, config, at_byte));
-        }
-        let report = ParseReport {
-            input_bytes: len,
-            parse_errors: counts.parse_errors,
-            dropped: counts.dropped,
-            ..ParseReport::default()
-        };
-        Ok(compact(&raw, config, report))
+    let mut truncated = Vec::new();
+    let input = cut_to(html, config.max_input_bytes.min(u64::from(u32::MAX)));
+    if input.len() < html.len() {
+        truncated.push(Truncation::Bytes);
     }
-}
-
-/// The error for the limit that `counts` says was hit.
-fn limit_error(
-    counts: &SinkCounts,
-    max_nodes: u32,
-    config: &SanitizeConfig,
-    at_byte: u64,
-) -> DomError {
+    // Real ids must stay below the `NONE` marker.
+    let max_nodes = config.max_nodes.min(u32::MAX - 1);
+    let sink = Sink::new(max_nodes as usize, config.max_block_depth, keep_noscript);
+    let mut parser = parse_document(sink, parse_opts(!keep_noscript));
+    let mut fed = 0;
+    while fed < input.len() {
+        let end = input.floor_char_boundary(fed + CHUNK_BYTES).max(fed + 1);
+        let end = input.ceil_char_boundary(end);
+        parser.process(StrTendril::from_slice(&input[fed..end]));
+        fed = end;
+        if parser.tokenizer.sink.sink.limit_hit() {
+            break;
+        }
+    }
+    let at_byte = fed as u64;
+    let counts = parser.tokenizer.sink.sink.counts();
     if counts.overflowed {
-        DomError::TooManyNodes {
+        return Err(DomError::TooManyNodes {
             max: max_nodes,
             at_byte,
-        }
-    } else {
-        DomError::TooDeep {
-            max: config.max_block_depth,
-            at_byte,
-        }
+        });
     }
+    // Past the depth limit, the parser is stopped where it got to: closing the open elements
+    // costs time linear in their number.
+    let (raw, counts) = parser.finish();
+    if counts.overflowed {
+        return Err(DomError::TooManyNodes {
+            max: max_nodes,
+            at_byte,
+        });
+    }
+    if counts.too_deep {
+        truncated.push(Truncation::Depth);
+    }
+    let report = ParseReport {
+        input_bytes: at_byte,
+        truncated,
+        parse_errors: counts.parse_errors,
+        dropped: counts.dropped,
+        ..ParseReport::default()
+    };
+    Ok(compact(&raw, config, report))
 }
 
 /// Scripting is on, as in the browsers people read archived pages with: `<noscript>` content is
@@ -173,16 +183,27 @@ mod tests {
     }
 
     #[test]
-    fn input_too_large_is_refused_before_parsing() {
+    fn input_too_large_is_cut_before_a_split_tag() {
         let c = SanitizeConfig {
-            max_input_bytes: 10,
+            max_input_bytes: 19,
             ..config()
         };
-        assert_eq!(
-            Document::parse("<p>0123456789</p>", &c).unwrap_err(),
-            DomError::InputTooLarge { len: 17, max: 10 }
-        );
-        assert!(Document::parse("<p>01</p>", &c).is_ok());
+        let doc = Document::parse("<p>0123456789</p><p>abcdef</p>", &c).unwrap();
+        assert_eq!(doc.report().truncated, vec![Truncation::Bytes]);
+        assert_eq!(doc.report().input_bytes, 17);
+        assert_eq!(doc.visible_text(), "0123456789");
+        let whole = Document::parse("<p>01</p>", &c).unwrap();
+        assert!(whole.report().truncated.is_empty());
+        assert_eq!(whole.report().input_bytes, 9);
+    }
+
+    #[test]
+    fn cuts_fall_on_character_boundaries_and_before_open_tags() {
+        assert_eq!(cut_to("<p>caf\u{e9}</p>", 7), "<p>caf");
+        assert_eq!(cut_to("<p>ab</p><div class=x>", 14), "<p>ab</p>");
+        assert_eq!(cut_to("<p>ab</p>cd", 10), "<p>ab</p>c");
+        assert_eq!(cut_to("abc", 10), "abc");
+        assert_eq!(cut_to("a > b", 3), "a >");
     }
 
     #[test]

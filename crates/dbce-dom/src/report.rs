@@ -2,11 +2,40 @@
 
 use crate::rules::DropReason;
 
+/// Why a page was parsed only in part: which limit of [`crate::SanitizeConfig`] cut it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
+pub enum Truncation {
+    /// The input was longer than [`crate::SanitizeConfig::max_input_bytes`]: only its first
+    /// bytes, up to a character boundary before any tag cut in two, were parsed.
+    Bytes,
+    /// A block element was nested deeper than [`crate::SanitizeConfig::max_block_depth`]: the
+    /// parse stopped a few kilobytes later, and the rest of the input was left out.
+    Depth,
+}
+
+impl Truncation {
+    /// The name in reports and output (`bytes`, `depth`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bytes => "bytes",
+            Self::Depth => "depth",
+        }
+    }
+}
+
 /// Counts of what [`crate::Document::parse`] repaired, dropped or unwrapped.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParseReport {
-    /// Bytes of HTML text parsed.
+    /// Bytes of HTML text parsed (less than the input's length when it was truncated).
     pub input_bytes: u64,
+    /// The limits that cut the input, in the order they did (the byte limit first); empty when
+    /// the whole input was parsed.
+    pub truncated: Vec<Truncation>,
     /// Parse errors the HTML5 parser met and repaired (unclosed or stray tags and the like).
     pub parse_errors: u64,
     /// Elements deeper than [`crate::SanitizeConfig::max_depth`], left out with their content

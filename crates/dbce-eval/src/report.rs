@@ -286,8 +286,11 @@ impl MethodScores {
     /// `{dataset, method, kind, multi, alone, all, page_types}`, each mean
     /// `{pages, precision, recall, f1, emptied, filled_elsewhere}` (`null` means for no
     /// pages), `page_types` an object by type name.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.summary()).unwrap_or_default()
+    ///
+    /// # Errors
+    /// Fails when the summary does not serialise as JSON.
+    pub fn to_json(&self) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::to_value(self.summary())
     }
 }
 
@@ -511,7 +514,7 @@ mod tests {
 
     #[test]
     fn json_matches_the_summary() {
-        let value = example().to_json();
+        let value = example().to_json().unwrap();
         let rows: Vec<SummaryRow> = serde_json::from_value(value.clone()).unwrap();
         assert_eq!(rows, example().summary());
         assert_eq!(value[3]["multi"]["f1"], serde_json::Value::Null);

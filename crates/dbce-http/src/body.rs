@@ -44,6 +44,14 @@ impl DecodeReport {
             .iter()
             .all(|step| step.status == CodingStatus::Decoded)
     }
+
+    /// Whether a coding produced more than the limit, so that only the body's first
+    /// [`HttpLimits::max_decoded_bytes`] are kept.
+    pub fn reached_limit(&self) -> bool {
+        self.codings
+            .iter()
+            .any(|step| step.status == CodingStatus::LimitReached)
+    }
 }
 
 /// Undoes the response's `Transfer-Encoding: chunked`, then its content codings (`gzip`, `x-gzip`,
@@ -51,13 +59,13 @@ impl DecodeReport {
 ///
 /// Damaged bodies are decoded as far as possible rather than rejected: a body declared chunked
 /// that is not, or declared compressed that is not, is passed on raw, and a truncated stream
-/// keeps what it held; [`DecodeReport`] says which happened. An empty body is returned as it is,
-/// with nothing attempted.
+/// keeps what it held; [`DecodeReport`] says which happened. A coding that would produce more
+/// than [`HttpLimits::max_decoded_bytes`] stops there, keeping the first bytes
+/// ([`CodingStatus::LimitReached`], [`DecodeReport::reached_limit`]). An empty body is returned
+/// as it is, with nothing attempted.
 ///
 /// # Errors
-/// [`HttpError::UnsupportedCoding`] for a coding such as `compress` or `zstd`, and
-/// [`HttpError::DecodedTooLarge`] when a decoded body would exceed
-/// [`HttpLimits::max_decoded_bytes`].
+/// [`HttpError::UnsupportedCoding`] for a coding such as `compress` or `zstd`.
 pub fn decode_body<'a>(
     response: &HttpResponse<'a>,
     limits: &HttpLimits,
@@ -78,7 +86,7 @@ pub fn decode_body<'a>(
         (bytes, report.transfer) = dechunk(response.body);
     }
     for coding in codings {
-        let (decoded, status) = undo(coding, &bytes, limits.max_decoded_bytes)?;
+        let (decoded, status) = undo(coding, &bytes, limits.max_decoded_bytes);
         report.codings.push(CodingStep { coding, status });
         if let Some(decoded) = decoded {
             bytes = Cow::Owned(decoded);
@@ -201,15 +209,15 @@ mod tests {
     }
 
     #[test]
-    fn zip_bomb_is_refused() {
+    fn zip_bomb_is_cut_at_the_limit() {
         let bomb = gzip(&vec![0u8; 5_000_000]);
+        let (bytes, report) = decode("Content-Encoding: gzip\r\n", &bomb).unwrap();
+        assert_eq!(bytes.len(), 1_000_000);
         assert_eq!(
-            decode("Content-Encoding: gzip\r\n", &bomb),
-            Err(HttpError::DecodedTooLarge {
-                coding: ContentCoding::Gzip,
-                limit: 1_000_000
-            })
+            report.codings,
+            [step(ContentCoding::Gzip, CodingStatus::LimitReached)]
         );
+        assert!(report.reached_limit() && !report.is_clean());
     }
 
     #[test]

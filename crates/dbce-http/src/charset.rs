@@ -16,7 +16,8 @@ pub enum CharsetSource {
     Http,
     /// A `<meta>` element in the first 1024 bytes, found by the standard's prescan.
     Meta,
-    /// Statistical detection by `chardetng` over the whole body.
+    /// Statistical detection by `chardetng` over the whole body: nothing was declared, or the
+    /// declared encoding was implausible for the bytes (see [`decode_html`]).
     Detected,
     /// Nothing to go on (the body is ASCII): windows-1252, the standard's default.
     Default,
@@ -68,6 +69,13 @@ impl DecodedHtml {
 /// Labels are resolved as the WHATWG Encoding Standard says, so `ISO-8859-1` and `ascii` mean
 /// windows-1252. Labels that resolve to the `replacement` encoding (such as `ISO-2022-KR`) and
 /// unknown labels are skipped rather than trusted. Malformed sequences are replaced, never fatal.
+///
+/// A declared encoding (HTTP or `<meta>`) is implausible for the bytes when decoding with it
+/// replaces at least 4 malformed sequences and they are at least a quarter of the non-ASCII
+/// characters it gives (windows-1252 or Shift_JIS text labelled UTF-8, say): the body is then
+/// decoded with what detection guesses, if that replaces fewer sequences, and the source is
+/// [`CharsetSource::Detected`]. A page of real text in its declared encoding with a few stray
+/// bytes keeps it.
 #[must_use]
 pub fn decode_html(body: &[u8], http_content_type: Option<&str>) -> DecodedHtml {
     decode_html_with_tld(body, http_content_type, None)
@@ -84,11 +92,54 @@ pub fn decode_html_with_tld(
 ) -> DecodedHtml {
     let (encoding, source, bom_len) = resolve(body, http_content_type, tld);
     let (text, had_errors) = encoding.decode_without_bom_handling(&body[bom_len..]);
+    let declared = matches!(source, CharsetSource::Http | CharsetSource::Meta);
+    if had_errors && declared {
+        let replaced = Replacements::count(&text);
+        if replaced.make_implausible() {
+            let (guess, _) = detect(body, tld);
+            let (redetected, errors) = guess.decode_without_bom_handling(body);
+            if guess != encoding && Replacements::count(&redetected).replaced < replaced.replaced {
+                return DecodedHtml {
+                    text: redetected.into_owned(),
+                    encoding: guess,
+                    source: CharsetSource::Detected,
+                    had_errors: errors,
+                };
+            }
+        }
+    }
     DecodedHtml {
         text: text.into_owned(),
         encoding,
         source,
         had_errors,
+    }
+}
+
+/// The U+FFFD characters of a decoded text, among its non-ASCII characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Replacements {
+    replaced: usize,
+    non_ascii: usize,
+}
+
+impl Replacements {
+    fn count(text: &str) -> Self {
+        let mut counts = Self {
+            replaced: 0,
+            non_ascii: 0,
+        };
+        for c in text.chars().filter(|c| !c.is_ascii()) {
+            counts.non_ascii += 1;
+            counts.replaced += usize::from(c == char::REPLACEMENT_CHARACTER);
+        }
+        counts
+    }
+
+    /// Whether this many replacements make the encoding implausible for the bytes: at least 4,
+    /// and at least a quarter of the non-ASCII characters.
+    fn make_implausible(self) -> bool {
+        self.replaced >= 4 && self.replaced * 4 >= self.non_ascii
     }
 }
 

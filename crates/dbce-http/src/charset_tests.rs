@@ -210,3 +210,37 @@ fn random_bytes_are_not_text() {
     let page = decode_html(RUSSIAN.as_bytes(), Some("text/html; charset=utf-8"));
     assert!(page.is_text());
 }
+
+#[test]
+fn text_implausible_for_its_declared_charset_is_redetected() {
+    let french = "<p>Le caf\u{e9} est d\u{e9}j\u{e0} ferm\u{e9}, la f\u{ea}te a \u{e9}t\u{e9} \
+                  annul\u{e9}e et l'\u{e9}t\u{e9} se termine \u{e0} No\u{eb}l.</p>";
+    let cases = [
+        (encode(french, WINDOWS_1252), "utf-8", french),
+        (encode(JAPANESE, SHIFT_JIS), "utf-8", JAPANESE),
+        (encode(RUSSIAN, WINDOWS_1251), "utf-8", RUSSIAN),
+    ];
+    for (body, label, text) in cases {
+        for (http, meta) in [
+            (Some(format!("text/html; charset={label}")), String::new()),
+            (None, format!("<meta charset={label}>")),
+        ] {
+            let body = [meta.as_bytes(), &body].concat();
+            let html = decode_html(&body, http.as_deref());
+            assert_eq!(html.text, format!("{meta}{text}"), "{label} {http:?}");
+            assert_eq!(html.source, CharsetSource::Detected);
+            assert!(!html.had_errors);
+            assert!(html.is_text());
+        }
+    }
+}
+
+#[test]
+fn real_text_with_a_few_stray_bytes_keeps_its_declared_charset() {
+    let mut body = RUSSIAN.as_bytes().to_vec();
+    body.extend_from_slice(b" \xff\xfe\xfd\xfc\xfb ");
+    let html = decode_html(&body, Some("text/html; charset=utf-8"));
+    assert_eq!((html.encoding, html.source), (UTF_8, CharsetSource::Http));
+    assert!(html.text.starts_with(RUSSIAN));
+    assert!(html.had_errors);
+}

@@ -64,6 +64,9 @@ pub enum CodingStatus {
     /// The data was not in this coding (the header lied, as when a crawler stored the body already
     /// decoded) and was passed on unchanged.
     NotEncoded,
+    /// The decoded data reached [`HttpLimits::max_decoded_bytes`](crate::HttpLimits): its first
+    /// that many bytes are kept, the rest was not decoded (a large page, or a zip bomb).
+    LimitReached,
 }
 
 /// The codings to undo for `headers`, in the order to undo them: the reverse of the order
@@ -82,29 +85,27 @@ pub(crate) fn codings_to_undo(headers: &Headers) -> Result<Vec<ContentCoding>, H
     Ok(codings)
 }
 
-/// Undoes `coding` on `data`: the decoded bytes (`None` when `data` passes unchanged) and status.
-///
-/// # Errors
-/// [`HttpError::DecodedTooLarge`] when the output would exceed `limit` bytes.
+/// Undoes `coding` on `data`, producing at most `limit` bytes: the decoded bytes (`None` when
+/// `data` passes unchanged) and status.
 pub(crate) fn undo(
     coding: ContentCoding,
     data: &[u8],
     limit: u64,
-) -> Result<(Option<Vec<u8>>, CodingStatus), HttpError> {
-    let inflated: Inflated = match coding {
-        ContentCoding::Gzip if !data.starts_with(&GZIP_MAGIC) => return Ok(not_encoded()),
+) -> (Option<Vec<u8>>, CodingStatus) {
+    let (out, ending): Inflated = match coding {
+        ContentCoding::Gzip if !data.starts_with(&GZIP_MAGIC) => return not_encoded(),
         ContentCoding::Gzip => gunzip(data, as_usize(limit)),
         ContentCoding::Deflate => inflate_deflate(data, as_usize(limit)),
         ContentCoding::Brotli => unbrotli(data, as_usize(limit)),
     };
-    let (out, ending) = inflated.ok_or(HttpError::DecodedTooLarge { coding, limit })?;
-    Ok(match ending {
+    match ending {
         Ending::Complete => (Some(out), CodingStatus::Decoded),
+        Ending::LimitReached => (Some(out), CodingStatus::LimitReached),
         _ if looks_like_text(data) => not_encoded(),
         Ending::Truncated => (Some(out), CodingStatus::Truncated),
         Ending::Corrupt if out.is_empty() => not_encoded(),
         Ending::Corrupt => (Some(out), CodingStatus::Corrupt),
-    })
+    }
 }
 
 /// How many leading bytes [`looks_like_text`] checks.
@@ -126,7 +127,7 @@ fn not_encoded() -> (Option<Vec<u8>>, CodingStatus) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decompress::testutil::{brotli, gzip};
+    use crate::decompress::testutil::{brotli, gzip, zlib};
 
     fn headers(block: &str) -> Headers {
         Headers::parse(block.as_bytes()).unwrap()
@@ -171,7 +172,7 @@ mod tests {
 
     #[test]
     fn undo_reports_each_status() {
-        let (out, status) = undo(ContentCoding::Gzip, &gzip(b"hello"), 100).unwrap();
+        let (out, status) = undo(ContentCoding::Gzip, &gzip(b"hello"), 100);
         assert_eq!(
             (out.as_deref(), status),
             (Some(&b"hello"[..]), CodingStatus::Decoded)
@@ -179,11 +180,11 @@ mod tests {
         let plain = b"<html>plain</html>";
         assert_eq!(
             undo(ContentCoding::Gzip, plain, 100),
-            Ok((None, CodingStatus::NotEncoded))
+            (None, CodingStatus::NotEncoded)
         );
         let cut = &brotli(b"hello hello hello")[..4];
         assert_eq!(
-            undo(ContentCoding::Brotli, cut, 100).unwrap().1,
+            undo(ContentCoding::Brotli, cut, 100).1,
             CodingStatus::Truncated
         );
     }
@@ -193,7 +194,7 @@ mod tests {
         let mut encoded = gzip(b"hello world");
         let crc = encoded.len() - 8;
         encoded[crc] ^= 0xff;
-        let (out, status) = undo(ContentCoding::Gzip, &encoded, 100).unwrap();
+        let (out, status) = undo(ContentCoding::Gzip, &encoded, 100);
         assert_eq!(
             (out.as_deref(), status),
             (Some(&b"hello world"[..]), CodingStatus::Corrupt)
@@ -220,7 +221,7 @@ mod tests {
                 let result = undo(coding, page, 1 << 20);
                 assert_eq!(
                     result,
-                    Ok((None, CodingStatus::NotEncoded)),
+                    (None, CodingStatus::NotEncoded),
                     "{coding} {page:?}"
                 );
             }
@@ -228,13 +229,20 @@ mod tests {
     }
 
     #[test]
-    fn undo_refuses_output_over_the_limit() {
-        assert_eq!(
-            undo(ContentCoding::Gzip, &gzip(&[b'a'; 1000]), 999),
-            Err(HttpError::DecodedTooLarge {
-                coding: ContentCoding::Gzip,
-                limit: 999
-            })
-        );
+    fn undo_stops_at_the_limit_keeping_the_first_bytes() {
+        let text: Vec<u8> = (0..200_000_u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let encoded = [
+            (ContentCoding::Gzip, gzip(&text)),
+            (ContentCoding::Deflate, zlib(&text)),
+            (ContentCoding::Brotli, brotli(&text)),
+        ];
+        for (coding, encoded) in encoded {
+            for limit in [999, 100_000] {
+                let (out, status) = undo(coding, &encoded, limit);
+                assert_eq!(status, CodingStatus::LimitReached, "{coding} {limit}");
+                assert_eq!(out.as_deref(), Some(&text[..limit as usize]), "{coding}");
+            }
+            assert_eq!(undo(coding, &encoded, 200_000).1, CodingStatus::Decoded);
+        }
     }
 }

@@ -15,20 +15,23 @@ pub(crate) enum Ending {
     Truncated,
     /// The decompressor rejected the input.
     Corrupt,
+    /// The output reached the limit: its first `limit` bytes are kept, the rest was not
+    /// decoded.
+    LimitReached,
 }
 
-/// Output and ending of one decompression, or `None` when the limit was exceeded.
-pub(crate) type Inflated = Option<(Vec<u8>, Ending)>;
+/// Output and ending of one decompression.
+pub(crate) type Inflated = (Vec<u8>, Ending);
 
 /// Undoes gzip, including several concatenated members.
 pub(crate) fn gunzip(input: &[u8], limit: usize) -> Inflated {
     let mut out = Vec::new();
     let mut rest = input;
     loop {
-        let (consumed, ending) = inflate(rest, Decompress::new_gzip(15), &mut out, limit)?;
+        let (consumed, ending) = inflate(rest, Decompress::new_gzip(15), &mut out, limit);
         rest = &rest[consumed..];
         if ending != Ending::Complete || !rest.starts_with(&GZIP_MAGIC) {
-            return Some((out, ending));
+            return (out, ending);
         }
     }
 }
@@ -41,8 +44,8 @@ pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 pub(crate) fn inflate_deflate(input: &[u8], limit: usize) -> Inflated {
     let mut out = Vec::new();
     let state = Decompress::new(has_zlib_header(input));
-    let (_, ending) = inflate(input, state, &mut out, limit)?;
-    Some((out, ending))
+    let (_, ending) = inflate(input, state, &mut out, limit);
+    (out, ending)
 }
 
 /// Whether `input` starts with a valid zlib header: deflate method and a header checksum.
@@ -53,13 +56,14 @@ fn has_zlib_header(input: &[u8]) -> bool {
     }
 }
 
-/// Runs a flate2 decompressor over `input`, appending to `out`; returns the input consumed.
+/// Runs a flate2 decompressor over `input`, appending to `out` until it holds `limit` bytes;
+/// returns the input consumed and how it stopped.
 fn inflate(
     input: &[u8],
     mut state: Decompress,
     out: &mut Vec<u8>,
     limit: usize,
-) -> Option<(usize, Ending)> {
+) -> (usize, Ending) {
     let mut buf = vec![0u8; STEP];
     loop {
         let consumed = total(state.total_in());
@@ -67,7 +71,9 @@ fn inflate(
         let result = state.decompress(&input[consumed..], &mut buf, FlushDecompress::None);
         let produced = total(state.total_out() - produced_before);
         if out.len() + produced > limit {
-            return None;
+            let room = limit.saturating_sub(out.len());
+            out.extend_from_slice(&buf[..room]);
+            return (total(state.total_in()), Ending::LimitReached);
         }
         out.extend_from_slice(&buf[..produced]);
         let progressed = produced > 0 || total(state.total_in()) > consumed;
@@ -77,7 +83,7 @@ fn inflate(
             Ok(_) => Ending::Truncated,
             Err(_) => Ending::Corrupt,
         };
-        return Some((total(state.total_in()), ending));
+        return (total(state.total_in()), ending);
     }
 }
 
@@ -109,7 +115,9 @@ pub(crate) fn unbrotli(input: &[u8], limit: usize) -> Inflated {
             &mut state,
         );
         if out.len() + output_offset > limit {
-            return None;
+            let room = limit.saturating_sub(out.len());
+            out.extend_from_slice(&buf[..room]);
+            return (out, Ending::LimitReached);
         }
         out.extend_from_slice(&buf[..output_offset]);
         let ending = match result {
@@ -118,7 +126,7 @@ pub(crate) fn unbrotli(input: &[u8], limit: usize) -> Inflated {
             BrotliResult::NeedsMoreInput => Ending::Truncated,
             BrotliResult::ResultFailure => Ending::Corrupt,
         };
-        return Some((out, ending));
+        return (out, ending);
     }
 }
 
@@ -189,13 +197,13 @@ mod tests {
         let text = sample_text(100_000);
         assert_eq!(
             gunzip(&gzip(&text), NO_LIMIT),
-            Some((text.clone(), Ending::Complete))
+            (text.clone(), Ending::Complete)
         );
         let mut two = gzip(b"first ");
         two.extend(gzip(b"second"));
         assert_eq!(
             gunzip(&two, NO_LIMIT),
-            Some((b"first second".to_vec(), Ending::Complete))
+            (b"first second".to_vec(), Ending::Complete)
         );
     }
 
@@ -204,23 +212,17 @@ mod tests {
         let text = sample_text(50_000);
         assert_eq!(
             inflate_deflate(&zlib(&text), NO_LIMIT),
-            Some((text.clone(), Ending::Complete))
+            (text.clone(), Ending::Complete)
         );
         let raw = raw_deflate(&text);
         assert!(!has_zlib_header(&raw));
-        assert_eq!(
-            inflate_deflate(&raw, NO_LIMIT),
-            Some((text, Ending::Complete))
-        );
+        assert_eq!(inflate_deflate(&raw, NO_LIMIT), (text, Ending::Complete));
     }
 
     #[test]
     fn brotli_round_trips() {
         let text = sample_text(100_000);
-        assert_eq!(
-            unbrotli(&brotli(&text), NO_LIMIT),
-            Some((text, Ending::Complete))
-        );
+        assert_eq!(unbrotli(&brotli(&text), NO_LIMIT), (text, Ending::Complete));
     }
 
     #[test]
@@ -232,7 +234,7 @@ mod tests {
             (inflate_deflate(&half(zlib(&text)), NO_LIMIT), "zlib"),
             (unbrotli(&half(brotli(&text)), NO_LIMIT), "brotli"),
         ] {
-            let (out, ending) = decoded.unwrap();
+            let (out, ending) = decoded;
             assert_eq!(ending, Ending::Truncated, "{name}");
             assert!(!out.is_empty() && text.starts_with(&out), "{name}");
         }
@@ -241,20 +243,18 @@ mod tests {
     #[test]
     fn garbage_is_corrupt() {
         let garbage = b"<html>not compressed at all</html>";
-        assert_eq!(gunzip(garbage, NO_LIMIT).unwrap().1, Ending::Corrupt);
-        assert_eq!(
-            inflate_deflate(garbage, NO_LIMIT).unwrap().1,
-            Ending::Corrupt
-        );
-        assert_eq!(unbrotli(garbage, NO_LIMIT).unwrap().1, Ending::Corrupt);
+        assert_eq!(gunzip(garbage, NO_LIMIT).1, Ending::Corrupt);
+        assert_eq!(inflate_deflate(garbage, NO_LIMIT).1, Ending::Corrupt);
+        assert_eq!(unbrotli(garbage, NO_LIMIT).1, Ending::Corrupt);
     }
 
     #[test]
-    fn output_over_the_limit_is_refused() {
+    fn output_stops_at_the_limit() {
         let zeros = vec![0u8; 1_000_000];
-        assert_eq!(gunzip(&gzip(&zeros), 999_999), None);
-        assert_eq!(inflate_deflate(&raw_deflate(&zeros), 10_000), None);
-        assert_eq!(unbrotli(&brotli(&zeros), 10_000), None);
-        assert!(gunzip(&gzip(&zeros), 1_000_000).is_some());
+        let cut = |limit: usize| (vec![0u8; limit], Ending::LimitReached);
+        assert_eq!(gunzip(&gzip(&zeros), 999_999), cut(999_999));
+        assert_eq!(inflate_deflate(&raw_deflate(&zeros), 10_000), cut(10_000));
+        assert_eq!(unbrotli(&brotli(&zeros), 10_000), cut(10_000));
+        assert_eq!(gunzip(&gzip(&zeros), 1_000_000), (zeros, Ending::Complete));
     }
 }

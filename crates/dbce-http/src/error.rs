@@ -2,8 +2,6 @@
 
 use dbce_warc::HeaderError;
 
-use crate::ContentCoding;
-
 /// Why a WARC block could not be turned into an HTTP response or its body could not be decoded.
 ///
 /// Recoverable oddities (a body that claims to be chunked but is not, a truncated stream) are not
@@ -39,14 +37,5 @@ pub enum HttpError {
     UnsupportedCoding {
         /// The coding as it appears in the header, lower-cased.
         coding: String,
-    },
-    /// Undoing a content coding would produce more than
-    /// [`HttpLimits::max_decoded_bytes`](crate::HttpLimits) bytes (a zip-bomb guard).
-    #[error("decoding {coding} would exceed the limit of {limit} bytes")]
-    DecodedTooLarge {
-        /// The coding being undone when the limit was hit.
-        coding: ContentCoding,
-        /// The limit in force, in bytes.
-        limit: u64,
     },
 }

@@ -8,8 +8,9 @@ pub struct HttpLimits {
     /// The longest accepted header block (status line included), in bytes.
     /// By default, 256 KiB.
     pub max_header_bytes: u64,
-    /// The largest body that undoing one content coding may produce, in bytes: a guard against
-    /// zip bombs. By default, 64 MiB.
+    /// The largest body that undoing one content coding may produce, in bytes: decoding stops
+    /// there, keeping the first bytes (a guard against zip bombs, which a large page shares).
+    /// By default, 64 MiB.
     pub max_decoded_bytes: u64,
 }
 

@@ -5,8 +5,9 @@
 //! of its pages. Per page: the candidates are the other pages of its buckets (at most
 //! [`AnnotateConfig::max_candidates`](crate::AnnotateConfig) per bucket) and every other
 //! capture of its URL key; [`select_cross`] picks `up`, `down`, `prev` and `next`. A cross
-//! member contributes the words stage `read` saved for it; each page is read back from the
-//! archive once, annotated with its members' words, and its text rendered. A page is annotated
+//! member contributes the words stage `read` saved for it; each page's DOM, as `read` parsed it
+//! ([`crate::doms`]), is read back, annotated with its members' words, and its text rendered:
+//! no page is parsed again. A page is annotated
 //! exactly once; a record seen twice (the same record in two input files, so the same page id)
 //! keeps its first copy by file and offset and the others are counted as `duplicate-record`,
 //! so the merge stage has nothing to reconcile.
@@ -26,15 +27,16 @@ use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
-use crate::doms::DomStore;
+use crate::doms::{DomStore, PackedDom};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
+use crate::page_items::PageItems;
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
-use crate::{ClassifyMethod, Config, StageError, StageReport};
+use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
+use dbce_artifact::{ArtifactError, ArtifactKind, ArtifactReader, ArtifactWriter};
 use dbce_forest::RandomForest;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
 use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};
@@ -51,7 +53,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 5,
+    version: 7,
 };
 
 /// How a page's runs were classified.
@@ -197,7 +199,7 @@ pub fn run_annotate(
     pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
     let before = pages.len();
     pages.dedup_by_key(|p| p.page);
-    (pages.len()..before).for_each(|_| report.skip("duplicate-record"));
+    (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
     let buckets = group::read_buckets(work, partition)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
@@ -207,7 +209,11 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
-    let words = page_words(work, partition, read.shards, &pages)?;
+    let words = open_words(work, partition, read.shards, &pages)?;
+    let dom_files = (0..read.shards)
+        .map(|rank| work.read_doms(partition, rank))
+        .collect();
+    let doms = DomStore::open(dom_files, &pages)?;
     let crosses = plan_crosses(
         &pages,
         &buckets,
@@ -216,13 +222,9 @@ pub fn run_annotate(
     );
     let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
     let fetcher = PageFetcher::new(read.inputs, config);
-    let dom_files: Vec<_> = (0..read.shards)
-        .map(|rank| work.read_doms(partition, rank))
-        .collect();
-    let doms = DomStore::open(&dom_files)?;
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
-    // Sites one at a time: only one site's words are held at once.
+    // Sites one at a time: only one site's words, and one chunk's DOMs, are held at once.
     for site in sites(&pages) {
         let step = SiteStep {
             words: &words,
@@ -251,24 +253,33 @@ pub fn run_annotate(
     Ok(report)
 }
 
-/// The words stage `read` saved for the partition's pages, indexed like `pages`.
-fn page_words(
+/// Where each page's words from stage `read` lie in its word files.
+type WordStore = PageItems<read::PageWords>;
+
+/// Checks the partition's word files and notes where each page's words are.
+fn open_words(
     work: &WorkDir,
     partition: u32,
     shards: u32,
     pages: &[PageRef],
-) -> Result<Vec<Option<Vec<WordId>>>, StageError> {
-    let mut words = vec![None; pages.len()];
-    for rank in 0..shards {
-        let path = work.read_words(partition, rank);
-        for entry in ArtifactReader::<read::PageWords>::open(&path, read::WORDS)? {
-            let entry = entry?;
-            if let Some(i) = position(pages, entry.page) {
-                words[i] = Some(entry.words.into_iter().map(WordId).collect());
-            }
-        }
-    }
-    Ok(words)
+) -> Result<WordStore, ArtifactError> {
+    let paths = (0..shards)
+        .map(|rank| work.read_words(partition, rank))
+        .collect();
+    // `PageWords` starts with the page's id.
+    PageItems::open(paths, read::WORDS, pages.len(), |page: PageId| {
+        position(pages, page)
+    })
+}
+
+/// `words` by reference, as [`SiteStep::draft`] takes them.
+fn borrowed(words: &BTreeMap<usize, Vec<WordId>>) -> BTreeMap<usize, &[WordId]> {
+    words.iter().map(|(&j, w)| (j, w.as_slice())).collect()
+}
+
+/// Page `index`'s DOM among a chunk's `doms`, decoded.
+fn document(doms: &BTreeMap<usize, PackedDom>, index: usize) -> Result<Document, FetchError> {
+    doms.get(&index).ok_or(FetchError::DomMissing)?.document()
 }
 
 /// Where page `id` is in `pages` (sorted by id).
@@ -299,27 +310,23 @@ fn plan_crosses(
     max_candidates: usize,
     min_similarity: f64,
 ) -> Vec<Option<PlannedCross>> {
-    let mut candidates: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); pages.len()];
-    for bucket in buckets {
-        let members: Vec<usize> = bucket
-            .pages
-            .iter()
-            .filter_map(|&id| position(pages, id))
-            .collect();
-        let n = members.len();
-        if n <= max_candidates + 1 {
-            for &a in &members {
-                candidates[a].extend(members.iter().copied().filter(|&b| b != a));
-            }
-        } else {
-            // A huge bucket: each page takes its neighbours in page-id order, half on each side.
-            let half = (max_candidates / 2).max(1);
-            for (position, &a) in members.iter().enumerate() {
-                for step in 1..=half {
-                    candidates[a].insert(members[(position + step) % n]);
-                    candidates[a].insert(members[(position + n - step % n) % n]);
-                }
-            }
+    // Each bucket's pages, and per page the buckets it is in with its place there: a page's
+    // candidates are gathered when its cross is chosen, so the partition never holds every
+    // page's candidate set at once (tens of kilobytes per page when a site fills huge buckets).
+    let members: Vec<Vec<usize>> = buckets
+        .iter()
+        .map(|bucket| {
+            bucket
+                .pages
+                .iter()
+                .filter_map(|&id| position(pages, id))
+                .collect()
+        })
+        .collect();
+    let mut memberships: Vec<Vec<(usize, usize)>> = vec![Vec::new(); pages.len()];
+    for (bucket, pages_in) in members.iter().enumerate() {
+        for (place, &page) in pages_in.iter().enumerate() {
+            memberships[page].push((bucket, place));
         }
     }
     let urls: Vec<UrlKey> = pages.iter().map(|p| UrlKey::of(&p.url)).collect();
@@ -327,11 +334,31 @@ fn plan_crosses(
     for (i, page) in pages.iter().enumerate() {
         by_url.entry((&page.site.0, &urls[i])).or_default().push(i);
     }
-    for captures in by_url.values() {
-        for &a in captures {
-            candidates[a].extend(captures.iter().copied().filter(|&b| b != a));
-        }
+    let mut captures_of: Vec<usize> = vec![0; pages.len()];
+    let captures: Vec<Vec<usize>> = by_url.into_values().collect();
+    for (group, pages_in) in captures.iter().enumerate() {
+        pages_in.iter().for_each(|&page| captures_of[page] = group);
     }
+    // The pages of every bucket `a` is in (in a huge bucket, its neighbours in page-id order,
+    // half on each side) and the other captures of its URL.
+    let candidates = |a: usize| {
+        let mut candidates = BTreeSet::new();
+        for &(bucket, place) in &memberships[a] {
+            let members = &members[bucket];
+            let n = members.len();
+            if n <= max_candidates + 1 {
+                candidates.extend(members.iter().copied().filter(|&b| b != a));
+            } else {
+                let half = (max_candidates / 2).max(1);
+                for step in 1..=half {
+                    candidates.insert(members[(place + step) % n]);
+                    candidates.insert(members[(place + n - step % n) % n]);
+                }
+            }
+        }
+        candidates.extend(captures[captures_of[a]].iter().copied().filter(|&b| b != a));
+        candidates
+    };
     (0..pages.len())
         .into_par_iter()
         .map(|i| {
@@ -342,13 +369,18 @@ fn plan_crosses(
                 payload: pages[j].payload.0,
                 similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
             };
-            let list: Vec<CrossCandidate<usize>> = candidates[i]
-                .iter()
-                .map(|&j| candidate(j))
+            let list: Vec<CrossCandidate<usize>> = candidates(i)
+                .into_iter()
+                .map(candidate)
                 .filter(|c| c.similarity >= min_similarity || c.url == urls[i])
                 .collect();
             let cross = select_cross(&candidate(i), &list)?;
-            let similarity = list.iter().map(|c| (c.page, c.similarity as f32)).collect();
+            let members: Vec<usize> = cross.members().into_iter().map(|(_, j)| j).collect();
+            let similarity = list
+                .iter()
+                .filter(|c| members.contains(&c.page))
+                .map(|c| (c.page, c.similarity as f32))
+                .collect();
             Some(PlannedCross { cross, similarity })
         })
         .collect()
@@ -383,8 +415,8 @@ fn page_types(
 
 /// The work on one site's pages.
 struct SiteStep<'a> {
-    /// Each page's words from stage `read`, by index (`None` if missing).
-    words: &'a [Option<Vec<WordId>>],
+    /// Where each page's words from stage `read` are.
+    words: &'a WordStore,
     /// The trained run model, for method `model`.
     model: Option<&'a RandomForest>,
     /// The page-level judge, for method `evidence`.
@@ -442,27 +474,34 @@ impl SiteStep<'_> {
         emit: &mut dyn FnMut(Result<AnnotatedPage, FetchError>) -> Result<(), StageError>,
     ) -> Result<(), StageError> {
         let method = self.config.annotate.method;
-        // Pass 1: the words of every page some cross of the site needs as a member.
-        let members: BTreeSet<usize> = site
-            .iter()
-            .filter(|_| method != ClassifyMethod::Single)
-            .filter_map(|&i| self.crosses[i].as_ref())
-            .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
-            .collect();
-        let members: Vec<usize> = members.into_iter().collect();
-        let words: BTreeMap<usize, &[WordId]> = members
-            .iter()
-            .filter_map(|&j| Some((j, self.words[j].as_deref()?)))
-            .collect();
-        // Pass 2: each page against its members.
+        // The words of every page some cross of `pages` needs as a member.
+        let members_words = |pages: &[usize]| {
+            let needed: BTreeSet<usize> = pages
+                .iter()
+                .filter(|_| method != ClassifyMethod::Single)
+                .filter_map(|&i| self.crosses[i].as_ref())
+                .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
+                .collect();
+            let words = self.words.load(needed)?;
+            Ok::<_, ArtifactError>(
+                words
+                    .into_iter()
+                    .map(|(j, entry)| (j, entry.words.into_iter().map(WordId).collect()))
+                    .collect::<BTreeMap<usize, Vec<WordId>>>(),
+            )
+        };
         if !method.learns_per_site() {
             // Nothing is learned from the whole site: pages go out a chunk at a time, so
-            // memory holds one chunk's results, not the site's.
+            // memory holds one chunk's words, DOMs and results, not the site's.
             for chunk in site.chunks(CHUNK) {
+                let owned = members_words(chunk)?;
+                let words = borrowed(&owned);
+                let doms = self.doms.load(chunk.iter().copied())?;
                 let pages: Vec<Result<AnnotatedPage, FetchError>> = chunk
                     .par_iter()
                     .map(|&i| {
-                        let mut draft = self.draft(i, &words)?;
+                        let doc = document(&doms, i)?;
+                        let mut draft = self.draft(i, &doc, &words)?;
                         if let Some(features) = draft.features.as_ref() {
                             let mut page = [PageRuns {
                                 runs: &mut draft.runs,
@@ -471,15 +510,25 @@ impl SiteStep<'_> {
                             }];
                             reclassify(&mut page, method, self.config.annotate.seed, self.model);
                         }
-                        self.finish(draft)
+                        self.finish(draft, Some(&doc))
                     })
                     .collect();
                 pages.into_iter().try_for_each(&mut *emit)?;
             }
             return Ok(());
         }
-        let mut drafts: Vec<Result<Draft, FetchError>> =
-            site.par_iter().map(|&i| self.draft(i, &words)).collect();
+        let owned = members_words(&site)?;
+        let words = borrowed(&owned);
+        // The site's drafts, a chunk's DOMs at a time.
+        let mut drafts: Vec<Result<Draft, FetchError>> = Vec::with_capacity(site.len());
+        for chunk in site.chunks(CHUNK) {
+            let doms = self.doms.load(chunk.iter().copied())?;
+            drafts.par_extend(
+                chunk
+                    .par_iter()
+                    .map(|&i| self.draft(i, &document(&doms, i)?, &words)),
+            );
+        }
         // The learned step, over the site's cross pages.
         let mut learners: Vec<PageRuns<'_>> = drafts
             .iter_mut()
@@ -494,21 +543,41 @@ impl SiteStep<'_> {
             })
             .collect();
         reclassify(&mut learners, method, self.config.annotate.seed, self.model);
-        let pages: Vec<Result<AnnotatedPage, FetchError>> = drafts
-            .into_par_iter()
-            .map(|draft| draft.and_then(|d| self.finish(d)))
-            .collect();
-        pages.into_iter().try_for_each(emit)
+        // The DOMs again, a chunk at a time, only for what is rendered from them.
+        let renders = self.config.annotate.annotated_html || self.config.annotate.markdown;
+        let mut drafts = drafts.into_iter().peekable();
+        while drafts.peek().is_some() {
+            let chunk: Vec<Result<Draft, FetchError>> = drafts.by_ref().take(CHUNK).collect();
+            let indices = chunk
+                .iter()
+                .filter_map(|d| d.as_ref().ok())
+                .map(|d| d.index);
+            let doms = if renders {
+                self.doms.load(indices)?
+            } else {
+                BTreeMap::new()
+            };
+            let pages: Vec<Result<AnnotatedPage, FetchError>> = chunk
+                .into_par_iter()
+                .map(|draft| {
+                    let draft = draft?;
+                    let doc = renders.then(|| document(&doms, draft.index)).transpose()?;
+                    self.finish(draft, doc.as_ref())
+                })
+                .collect();
+            pages.into_iter().try_for_each(&mut *emit)?;
+        }
+        Ok(())
     }
 
-    /// Page `index`'s DOM as stage `read` parsed it.
-    fn document(&self, index: usize) -> Result<Document, FetchError> {
-        self.doms.document(&self.pages[index])
-    }
-
-    fn draft(&self, index: usize, words: &BTreeMap<usize, &[WordId]>) -> Result<Draft, FetchError> {
-        let doc = self.document(index)?;
-        let tokens = PageTokens::read(&doc);
+    /// Page `index`'s draft from its DOM `doc` and its cross members' `words`.
+    fn draft(
+        &self,
+        index: usize,
+        doc: &Document,
+        words: &BTreeMap<usize, &[WordId]>,
+    ) -> Result<Draft, FetchError> {
+        let tokens = PageTokens::read(doc);
         let method = self.config.annotate.method;
         let single_page = match &self.config.annotate.single_page_beyond_articles {
             Some(other) if self.page_types[index].page_type != PageType::Article => other,
@@ -524,7 +593,7 @@ impl SiteStep<'_> {
             });
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
-            let (runs, layout, decided_by) = single_page_draft(&doc, &tokens, single_page, method);
+            let (runs, layout, decided_by) = single_page_draft(doc, &tokens, single_page, method);
             return Ok(Draft {
                 index,
                 cross: None,
@@ -550,7 +619,7 @@ impl SiteStep<'_> {
         };
         let mut runs = classify_runs(&runs, cross.bits(), mode);
         if matches!(method, ClassifyMethod::T001 | ClassifyMethod::Evidence) {
-            resolve_invalid_by_parents(&doc, &mut runs);
+            resolve_invalid_by_parents(doc, &mut runs);
         }
         let members = CrossMembers {
             bits: cross.bits(),
@@ -575,7 +644,7 @@ impl SiteStep<'_> {
         let training = self.config.annotate.training;
         let wants_model = method == ClassifyMethod::Model || training;
         let features = (wants_model || method.learns_per_site())
-            .then(|| RunFeatures::of(&doc, &runs, single_page, method.window_layers()));
+            .then(|| RunFeatures::of(doc, &runs, single_page, method.window_layers()));
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
             let mut rows = Vec::with_capacity(runs.len() * MODEL_WIDTH);
             for (i, run) in runs.iter().enumerate() {
@@ -583,7 +652,7 @@ impl SiteStep<'_> {
             }
             rows
         });
-        let layout = RunLayout::of(&doc, &runs);
+        let layout = RunLayout::of(doc, &runs);
         let mut decided_by = match method {
             ClassifyMethod::Model => Route::Learned,
             m if m.learns_per_site() => Route::Site,
@@ -591,9 +660,9 @@ impl SiteStep<'_> {
         };
         let mut judged = None;
         if method == ClassifyMethod::Evidence || training {
-            let verdicts = BlockVerdicts::of(&doc, single_page);
+            let verdicts = BlockVerdicts::of(doc, single_page);
             let single: Vec<bool> = runs.iter().map(|r| verdicts.keeps(&r.run)).collect();
-            let linked: Vec<bool> = runs.iter().map(|r| run_unit(&doc, r).1).collect();
+            let linked: Vec<bool> = runs.iter().map(|r| run_unit(doc, r).1).collect();
             let evidence = PageEvidence::of(
                 &runs,
                 &single,
@@ -639,9 +708,15 @@ impl SiteStep<'_> {
         })
     }
 
-    /// The page's record: its text from the final classes, and its annotated HTML if asked
-    /// for (its DOM is read once more, and its HTML from the archive for the `<head>`).
-    fn finish(&self, mut draft: Draft) -> Result<AnnotatedPage, FetchError> {
+    /// The page's record: its text from the final classes, and its annotated HTML and
+    /// Markdown if asked for, rendered from its DOM `doc` (the HTML is read from the archive
+    /// once more for its `<head>`). Without `doc` when they are asked for, the page is a
+    /// `stored-dom-missing` skip.
+    fn finish(
+        &self,
+        mut draft: Draft,
+        doc: Option<&Document>,
+    ) -> Result<AnnotatedPage, FetchError> {
         let mut page = self.pages[draft.index].clone();
         let guess = self.page_types[draft.index];
         let settled = settle_page(
@@ -653,12 +728,12 @@ impl SiteStep<'_> {
         );
         let annotate = &self.config.annotate;
         let (annotated, markdown) = if annotate.annotated_html || annotate.markdown {
-            let doc = self.document(draft.index)?;
+            let doc = doc.ok_or(FetchError::DomMissing)?;
             let runs = &draft.runs;
             let annotated = if annotate.annotated_html {
                 let html = self.fetcher.fetch(&page)?.html;
                 Some(annotated_html(
-                    &doc,
+                    doc,
                     &html,
                     &page.url,
                     draft.cross_bits(),
@@ -668,7 +743,7 @@ impl SiteStep<'_> {
                 None
             };
             let markdown = annotate.markdown.then(|| {
-                content_markdown(&doc, runs, &draft.layout, |i| {
+                content_markdown(doc, runs, &draft.layout, |i| {
                     runs[i].class == PatternClass::Content
                 })
             });
@@ -837,6 +912,7 @@ mod tests {
                 file: FileId(0),
                 offset: u64::from(n),
                 length: 1,
+                stream_offset: None,
             },
             tokens: 10,
             signature: (0..10)
@@ -852,6 +928,7 @@ mod tests {
                 page_type: PageType::Article,
                 confidence: 1.0,
             },
+            truncated: Vec::new(),
         }
     }
 

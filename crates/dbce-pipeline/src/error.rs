@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use crate::artifact::ArtifactError;
-use crate::config::ConfigError;
+use crate::ConfigError;
 use crate::work::WorkError;
+use dbce_artifact::ArtifactError;
 
 /// A stage step could not run or finish. Damage inside archives is never one of these: it is
 /// counted in the step's report.
@@ -80,4 +80,14 @@ pub enum StageError {
         /// The stage's shard count.
         shards: u32,
     },
+}
+
+/// An output file written as it streams ([`dbce_artifact::atomic::AtomicFile`]) failed.
+impl From<dbce_artifact::atomic::WriteError> for StageError {
+    fn from(e: dbce_artifact::atomic::WriteError) -> Self {
+        Self::Output {
+            path: e.path,
+            source: e.source,
+        }
+    }
 }

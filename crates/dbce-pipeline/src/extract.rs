@@ -9,12 +9,12 @@
 
 use dbce_annotate::{PageTokens, PatternClass, content_markdown};
 use dbce_classify::{PageType, PageTypeModel};
-use dbce_dom::{Document, DomError};
+use dbce_dom::{Document, DomError, Truncation};
 use serde::Serialize;
 
 use crate::Config;
+use crate::ConfigError;
 use crate::annotate::{EmptyReason, settle_page, single_page_draft};
-use crate::config::ConfigError;
 use dbce_learn::judge::Route;
 
 /// Why a page could not be extracted.
@@ -24,7 +24,7 @@ pub enum ExtractError {
     /// The configuration is invalid.
     #[error(transparent)]
     Config(#[from] ConfigError),
-    /// The HTML exceeds a limit of `sanitize` (size, nodes) or cannot be parsed.
+    /// The HTML exceeds the node limit of `sanitize`.
     #[error("not a page: {0}")]
     Page(#[from] DomError),
 }
@@ -50,6 +50,10 @@ pub struct ExtractedPage {
     pub page_type: PageType,
     /// The model's confidence in `page_type`, in `[0, 1]`.
     pub page_type_confidence: f32,
+    /// The limits of `sanitize` that cut the page before its text was extracted (as
+    /// `truncated` in the JSONL of `dbce run`); empty when the whole page was read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub truncated: Vec<Truncation>,
 }
 
 /// Decodes a page's bytes as stage `read` decodes a capture without a charset in its HTTP
@@ -115,6 +119,7 @@ pub fn extract_page(html: &str, url: &str, config: &Config) -> Result<ExtractedP
         empty_reason: settled.empty_reason,
         page_type: guess.page_type,
         page_type_confidence: guess.confidence,
+        truncated: doc.report().truncated.clone(),
     })
 }
 
@@ -163,13 +168,24 @@ mod tests {
     }
 
     #[test]
-    fn limits_are_errors() {
+    fn the_node_limit_is_an_error_and_the_byte_limit_a_cut() {
         let mut config = Config::default();
-        config.sanitize.max_input_bytes = 10;
+        config.sanitize.max_nodes = 10;
         assert!(matches!(
             extract_page(PAGE, "", &config),
             Err(ExtractError::Page(_))
         ));
+        let mut config = Config::default();
+        config.sanitize.max_input_bytes = 400;
+        let page = extract_page(PAGE, "", &config).expect("extracts the first 400 bytes");
+        assert_eq!(page.truncated, vec![Truncation::Bytes]);
+        assert!(!page.text.contains("farmers"), "{}", page.text);
+        assert!(
+            extract_page(PAGE, "", &Config::default())
+                .unwrap()
+                .truncated
+                .is_empty()
+        );
     }
 
     #[test]

@@ -3,12 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 use crate::bands::{BAND_ROWS, BandRow, BucketKey};
 use crate::page::PageId;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
-use crate::{Config, StageError, StageReport, read};
+use crate::{Config, SkipReason, StageError, StageReport, read};
+use dbce_artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::GROUP;
@@ -92,13 +92,13 @@ pub fn buckets(mut rows: Vec<BandRow>, report: &mut StageReport) -> Vec<LshBucke
         let mut pages: Vec<PageId> = rows[start..end].iter().map(|row| row.page).collect();
         pages.dedup();
         for _ in pages.len()..end - start {
-            report.skip("duplicate-row");
+            report.skip(SkipReason::DuplicateRow);
         }
         if pages.len() >= 2 {
             pages.iter().for_each(|_| report.emit());
             out.push(LshBucket { key, pages });
         } else {
-            report.skip("alone-in-bucket");
+            report.skip(SkipReason::AloneInBucket);
         }
         start = end;
     }
@@ -138,8 +138,8 @@ mod tests {
         assert_eq!(
             (
                 report.emitted,
-                report.skipped["alone-in-bucket"],
-                report.skipped["duplicate-row"]
+                report.skipped[&SkipReason::AloneInBucket],
+                report.skipped[&SkipReason::DuplicateRow]
             ),
             (2, 2, 1)
         );

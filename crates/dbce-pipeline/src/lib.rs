@@ -1,9 +1,10 @@
-//! The stages of dbce as map/merge steps over shards: intermediate files, plans, reports.
+//! The stages of dbce as map/merge steps over shards: what each step reads, plans, writes, skips
+//! and reports.
 //!
 //! Stage 1 is [`read::run_read`] (map over archive files: [`PageRef`]s and LSH band rows
 //! partitioned by [`BucketKey`]) and [`group::run_group`] (merge per partition:
 //! [`group::LshBucket`]s). Every step takes its [`Shard`] or partition, writes its outputs
-//! atomically through [`artifact`], records a [`StageReport`] whose counts balance, leaves a
+//! atomically through [`dbce_artifact`], records a [`StageReport`] whose counts balance, leaves a
 //! done marker in the [`WorkDir`], and skips work already done. [`run_stage1`] runs all shards
 //! locally on a rayon pool; a cluster engine runs the same steps one shard per task.
 //!
@@ -19,10 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod annotate;
-pub mod artifact;
-pub mod atomic;
 pub mod bands;
-mod config;
 pub mod doms;
 mod error;
 pub mod extract;
@@ -30,23 +28,27 @@ pub mod fetch;
 pub mod finish;
 pub mod group;
 pub mod html;
+pub mod index;
 pub mod inputs;
+pub mod merge;
 pub mod page;
+mod page_items;
 pub mod read;
 mod report;
 mod shard;
 pub mod site;
+mod skip_reason;
 pub mod skips;
 pub mod timings;
-pub mod view;
 pub mod work;
 
 pub use bands::BucketKey;
-pub use config::{AnnotateConfig, ClassifyMethod, Config, ConfigError, LshConfig, ReadConfig};
+pub use dbce_config::{AnnotateConfig, ClassifyMethod, Config, ConfigError, LshConfig, ReadConfig};
 pub use error::StageError;
 pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Timestamp};
 pub use report::StageReport;
 pub use shard::Shard;
+pub use skip_reason::{SkipReason, UnknownSkipReason};
 pub use timings::StageTimings;
 pub use work::WorkDir;
 
@@ -81,7 +83,8 @@ pub fn run_stage1(
 pub type Progress<'a> = &'a (dyn Fn(&str, u64, u64) + Sync);
 
 /// Runs every stage locally on the current rayon pool: `read` in `world` shards, then `group`,
-/// `annotate` and `finish` on every partition, then the index and `report.json` in `out`.
+/// `annotate`, `finish` and `index` on every partition, then `merge` (the CDXJ and
+/// `report.json`) in `out`.
 /// Shards already done (by an earlier, interrupted run on the same work directory) are
 /// skipped. The output does not depend on `world` or the pool's size.
 ///
@@ -129,15 +132,18 @@ pub fn run_local(
         each(finish::STAGE, partitions, &|p| {
             finish::run_finish(work, config, p, out)
         })?,
+        each(index::STAGE, partitions, &|p| {
+            index::run_index(work, config, p, out)
+        })?,
     ]);
-    progress(finish::INDEX_STAGE, 0, 1);
+    progress(merge::STAGE, 0, 1);
     let started = std::time::Instant::now();
-    let report = finish::run_index(work, config, out)?;
+    let report = merge::run_merge(work, config, out)?;
     timings.seconds.insert(
-        finish::report_stage_name(finish::INDEX_STAGE),
+        finish::report_stage_name(merge::STAGE),
         started.elapsed().as_secs_f64(),
     );
-    progress(finish::INDEX_STAGE, 1, 1);
+    progress(merge::STAGE, 1, 1);
     timings.write(work)?;
     Ok(report)
 }

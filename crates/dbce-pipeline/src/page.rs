@@ -3,6 +3,7 @@
 use std::fmt;
 
 use dbce_classify::PageTypeGuess;
+use dbce_dom::Truncation;
 use dbce_warc::Record;
 use dbce_warc::digest::{http_payload, sha1_value};
 use serde::{Deserialize, Serialize};
@@ -113,6 +114,22 @@ pub struct Source {
     pub offset: u64,
     /// Length in bytes of the record (or member) in the file.
     pub length: u64,
+    /// For a record inside a compressed member that holds more (a whole-file gzip or zstd
+    /// archive): its offset in the file's decompressed stream, which a refetch skips to
+    /// without parsing the records before it. `None` for a record with a member of its own.
+    pub stream_offset: Option<u64>,
+}
+
+impl Source {
+    /// Where `record` of input file `file` lies, as read from the file's start.
+    pub fn of_record(file: FileId, record: &Record) -> Self {
+        Self {
+            file,
+            offset: record.locator.offset,
+            length: record.locator.length,
+            stream_offset: record.locator.shared.then_some(record.stream_offset),
+        }
+    }
 }
 
 /// The SHA-1 of a page's HTTP payload: captures with the same digest (one capture read from
@@ -171,6 +188,9 @@ pub struct PageRef {
     /// Its type as the page alone tells it (`dbce_classify::PageTypeModel::classify`), before
     /// its template peers have their say in stage `annotate`.
     pub page_type: PageTypeGuess,
+    /// The limits of `sanitize` that cut the page (`max-input-bytes`, `max-block-depth`): its
+    /// text comes from the part parsed. Empty when the whole page was parsed.
+    pub truncated: Vec<Truncation>,
 }
 
 #[cfg(test)]

@@ -6,21 +6,21 @@ use std::path::{Path, PathBuf};
 
 use dbce_annotate::PageTokens;
 use dbce_classify::PageTypeModel;
-use dbce_dom::{Document, TemplateTokens};
+use dbce_dom::{Document, TemplateTokens, Truncation};
 use dbce_http::HttpLimits;
 use dbce_minhash::{BandKey, LshParams, MinHasher};
 use dbce_warc::{Entry, Record, WarcReader};
 use rayon::prelude::*;
 
-use crate::artifact::{ArtifactKind, ArtifactWriter};
 use crate::bands::{BandRow, BucketKey};
-use crate::doms::{DomWriter, packed};
+use crate::doms::{Capture, DOMS, PackedDom, PageDom};
 use crate::html::captured_html;
 use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
 use crate::shard::Shard;
 use crate::skips::{SkipLine, SkipLog};
 use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
 use crate::{Config, StageError, StageReport};
+use dbce_artifact::{ArtifactKind, ArtifactWriter};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::READ;
@@ -28,7 +28,7 @@ pub const STAGE: &str = crate::work::READ;
 /// a shard whose site falls in partition `PART`, in input order.
 pub const PAGES: ArtifactKind = ArtifactKind {
     tag: *b"PAGE",
-    version: 3,
+    version: 5,
 };
 /// `read/words/PART/RANK.bin` ([`WorkDir::read_words`](crate::WorkDir::read_words)): each page's `html_annotate` words, hashed
 /// ([`PageWords`]), in the order of the pages file: what a page lends to other pages' crosses,
@@ -67,7 +67,7 @@ pub fn run_read(
     work.begin(&Manifest {
         layout: LAYOUT_VERSION,
         stage: STAGE.to_owned(),
-        fingerprint: config.fingerprint(),
+        fingerprint: config.fingerprint()?,
         config: config.clone(),
         inputs: inputs.to_vec(),
         shards: shard.world,
@@ -99,7 +99,7 @@ struct ReadStep {
     /// One writer per partition.
     words: Vec<ArtifactWriter<PageWords>>,
     /// One writer per partition.
-    doms: Vec<DomWriter>,
+    doms: Vec<ArtifactWriter<PageDom>>,
     bands: Vec<ArtifactWriter<BandRow>>,
     skips: SkipLog,
     report: StageReport,
@@ -107,8 +107,8 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    /// The page, its band keys, its words and its DOM ([`packed`]).
-    Page(PageRef, Vec<BandKey>, PageWords, Vec<u8>),
+    /// The page, its band keys, its words and its DOM.
+    Page(Box<PageRef>, Vec<BandKey>, PageWords, PackedDom),
     Skip(SkipLine),
 }
 
@@ -133,7 +133,9 @@ impl ReadStep {
                 .map(|p| ArtifactWriter::create(&work.read_words(p, shard.rank), WORDS))
                 .collect::<Result<_, _>>()?,
             doms: (0..config.lsh.partitions)
-                .map(|p| DomWriter::create(&work.read_doms(p, shard.rank)))
+                // Small buffers: a shard writes one DOM file per partition at once and DOMs
+                // are tens of kilobytes, so larger buffers only add to the peak memory.
+                .map(|p| ArtifactWriter::with_buffer(&work.read_doms(p, shard.rank), DOMS, 1 << 16))
                 .collect::<Result<_, _>>()?,
             bands: (0..config.lsh.partitions)
                 .map(|p| {
@@ -205,10 +207,10 @@ impl ReadStep {
         for outcome in outcomes {
             match outcome {
                 Outcome::Page(page, bands, words, dom) => {
-                    self.add_page(&page, &bands, &words, &dom)?;
+                    self.add_page(&page, &bands, &words, dom)?;
                 }
                 Outcome::Skip(skip) => {
-                    self.report.skip(skip.reason.clone());
+                    self.report.skip(skip.reason);
                     self.skips.push(&skip)?;
                 }
             }
@@ -218,19 +220,15 @@ impl ReadStep {
 
     /// The page in `record` with its LSH band keys, or why it is not a page.
     fn page(&self, record: &Record, file: FileId) -> Result<Outcome, StageError> {
-        let source = Source {
-            file,
-            offset: record.locator.offset,
-            length: record.locator.length,
-        };
-        let skip = |reason: &str| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
+        let source = Source::of_record(file, record);
+        let skip = |reason| Ok(Outcome::Skip(SkipLine::from_record(source, record, reason)));
         let captured = match captured_html(record, &self.limits) {
             Ok(captured) => captured,
-            Err(not) => return skip(not.reason()),
+            Err(not) => return skip(not.into()),
         };
         let document = match Document::parse(&captured.html, &self.config.sanitize) {
             Ok(document) => document,
-            Err(error) => return skip(dom_reason(&error)),
+            Err(error) => return skip((&error).into()),
         };
         // Tokens end to end in one buffer: no allocation per token.
         let (mut joined, mut ends) = (String::new(), Vec::new());
@@ -265,6 +263,7 @@ impl ReadStep {
             tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
             page_type,
+            truncated: page_truncation(captured.cut_at_decoded_limit, &document),
         };
         let words = PageWords {
             page: page.page,
@@ -274,7 +273,12 @@ impl ReadStep {
                 .map(|w| w.0)
                 .collect(),
         };
-        Ok(Outcome::Page(page, bands, words, packed(&document)))
+        Ok(Outcome::Page(
+            Box::new(page),
+            bands,
+            words,
+            PackedDom::of(&document),
+        ))
     }
 
     fn add_page(
@@ -282,7 +286,7 @@ impl ReadStep {
         page: &PageRef,
         bands: &[BandKey],
         words: &PageWords,
-        dom: &[u8],
+        dom: PackedDom,
     ) -> Result<(), StageError> {
         let partitions = self.config.lsh.partitions;
         let partition =
@@ -297,8 +301,14 @@ impl ReadStep {
         }
         self.pages[partition as usize].push(page)?;
         self.words[partition as usize].push(words)?;
-        self.doms[partition as usize].push(page, dom)?;
+        self.doms[partition as usize].push(&PageDom {
+            capture: Capture::of(page),
+            dom,
+        })?;
         self.report.emit();
+        for cut in &page.truncated {
+            self.report.warn(format!("page-truncated:{}", cut.name()));
+        }
         Ok(())
     }
 
@@ -323,10 +333,12 @@ impl ReadStep {
     }
 }
 
-fn dom_reason(error: &dbce_dom::DomError) -> &'static str {
-    match error {
-        dbce_dom::DomError::InputTooLarge { .. } => "html-too-large",
-        dbce_dom::DomError::TooManyNodes { .. } => "html-too-many-nodes",
-        _ => "html-unparsable",
+/// The limits that cut a page: [`Truncation::Bytes`] when its decoded body stopped at
+/// `read.max-decoded-bytes` or its HTML at `sanitize.max-input-bytes`, then the DOM's others.
+fn page_truncation(cut_at_decoded_limit: bool, document: &Document) -> Vec<Truncation> {
+    let mut truncated = document.report().truncated.clone();
+    if cut_at_decoded_limit && !truncated.contains(&Truncation::Bytes) {
+        truncated.insert(0, Truncation::Bytes);
     }
+    truncated
 }

@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::SkipReason;
+
 /// Counts of one stage step on one shard, with the invariant `input == emitted + Σ skipped`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StageReport {
@@ -16,7 +18,7 @@ pub struct StageReport {
     /// Items that went out (for `read`: pages).
     pub emitted: u64,
     /// Items that did not go out, by reason.
-    pub skipped: BTreeMap<String, u64>,
+    pub skipped: BTreeMap<SkipReason, u64>,
     /// Items taken in despite something irregular, by warning (for `read`: archive records
     /// read as warcio reads them, e.g. `warc:short-block`). Not part of the balance: a warned
     /// item is also counted as emitted or skipped.
@@ -41,9 +43,9 @@ impl StageReport {
     }
 
     /// Counts one item skipped for `reason`.
-    pub fn skip(&mut self, reason: impl Into<String>) {
+    pub fn skip(&mut self, reason: SkipReason) {
         self.input += 1;
-        *self.skipped.entry(reason.into()).or_default() += 1;
+        *self.skipped.entry(reason).or_default() += 1;
     }
 
     /// Counts one warning about an item that is also counted as emitted or skipped.
@@ -56,7 +58,7 @@ impl StageReport {
         self.input += other.input;
         self.emitted += other.emitted;
         for (reason, count) in &other.skipped {
-            *self.skipped.entry(reason.clone()).or_default() += count;
+            *self.skipped.entry(*reason).or_default() += count;
         }
         for (warning, count) in &other.warnings {
             *self.warnings.entry(warning.clone()).or_default() += count;
@@ -77,14 +79,18 @@ mod tests {
     fn counts_balance() {
         let mut report = StageReport::new("read", 0);
         report.emit();
-        report.skip("not-html");
-        report.skip("not-html");
+        report.skip(SkipReason::NotHtml);
+        report.skip(SkipReason::NotHtml);
         report.warn("warc:short-block");
         let mut total = StageReport::new("read", 0);
         total.absorb(&report);
         total.absorb(&report);
         assert_eq!(
-            (total.input, total.emitted, total.skipped["not-html"]),
+            (
+                total.input,
+                total.emitted,
+                total.skipped[&SkipReason::NotHtml]
+            ),
             (6, 2, 4)
         );
         assert!(total.balances());

@@ -46,7 +46,7 @@ pub(crate) fn start_partition(
     last: &str,
     partition: u32,
 ) -> Result<PartitionStart, StageError> {
-    let fingerprint = config.fingerprint();
+    let fingerprint = config.fingerprint()?;
     for name in earlier {
         work.require_complete(name, &fingerprint)?;
     }

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use dbce_warc::{NewRecord, WarcWriter};
 
 use crate::annotate::{self, ANNOTATED, AnnotatedPage};
-use crate::artifact::ArtifactReader;
 use crate::skips::SkipLine;
-use crate::{Config, StageError, WorkDir, run_stage1};
+use crate::{Config, SkipReason, StageError, WorkDir, run_stage1};
+use dbce_artifact::ArtifactReader;
 
 /// One capture of a page of the site.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,8 +83,7 @@ pub fn clean_site(
             by_id.remove(&id).ok_or_else(|| {
                 skips
                     .get(&id)
-                    .cloned()
-                    .unwrap_or_else(|| "not-annotated".to_owned())
+                    .map_or_else(|| "not-annotated".to_owned(), ToString::to_string)
             })
         })
         .collect())
@@ -112,7 +111,7 @@ fn write_archive(pages: &[SitePage], path: &Path) -> Result<(), StageError> {
 }
 
 /// The reasons of stage `read`'s skips by record id.
-fn read_skips(path: &PathBuf) -> Result<BTreeMap<String, String>, StageError> {
+fn read_skips(path: &PathBuf) -> Result<BTreeMap<String, SkipReason>, StageError> {
     let unreadable = |source| StageError::Input {
         path: path.clone(),
         source,

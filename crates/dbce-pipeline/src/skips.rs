@@ -5,9 +5,9 @@ use std::path::Path;
 use dbce_warc::{Record, Skip};
 use serde::{Deserialize, Serialize};
 
-use crate::StageError;
-use crate::atomic::{AtomicFile, WriteError};
 use crate::page::{FileId, Source};
+use crate::{SkipReason, StageError};
+use dbce_artifact::atomic::{AtomicFile, WriteError};
 
 /// One skipped entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,7 +21,7 @@ pub struct SkipLine {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stream_offset: Option<u64>,
     /// Why: a reader reason prefixed `warc:`, or a page reason such as `not-html`.
-    pub reason: String,
+    pub reason: SkipReason,
     /// The record's `WARC-Record-ID`, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record_id: Option<String>,
@@ -34,18 +34,18 @@ impl SkipLine {
             file,
             offset: skip.offset,
             stream_offset: skip.stream_offset,
-            reason: format!("warc:{}", skip.reason.name()),
+            reason: (&skip.reason).into(),
             record_id: skip.record_id.clone(),
         }
     }
 
     /// A line for a record that is not a page.
-    pub fn from_record(source: Source, record: &Record, reason: &str) -> Self {
+    pub fn from_record(source: Source, record: &Record, reason: SkipReason) -> Self {
         Self {
             file: source.file,
             offset: source.offset,
-            stream_offset: record.locator.shared.then_some(record.stream_offset),
-            reason: reason.to_owned(),
+            stream_offset: source.stream_offset,
+            reason,
             record_id: record.header.record_id().map(str::to_owned),
         }
     }

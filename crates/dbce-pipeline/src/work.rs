@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::artifact::ArtifactError;
 use crate::{Config, StageReport};
+use dbce_artifact::ArtifactError;
 
 /// The version of the work directory layout and of `manifest.json`.
 pub const LAYOUT_VERSION: u32 = 3;
@@ -107,8 +107,10 @@ pub const GROUP: &str = "group";
 pub const ANNOTATE: &str = "annotate";
 /// Stage `finish`'s name and folder.
 pub const FINISH: &str = "finish";
-/// The last step's name and the folder of its done marker.
+/// Stage `index`'s name and the folder of its done markers (the indexes are in the output).
 pub const INDEX: &str = "index";
+/// The last step's name and the folder of its done marker.
+pub const MERGE: &str = "merge";
 
 /// A run's work directory.
 #[derive(Debug, Clone)]
@@ -267,12 +269,12 @@ fn done_name(shard: u32) -> String {
     format!("_done/{shard:05}")
 }
 
-/// Writes `bytes` to `path` atomically ([`crate::atomic::AtomicFile`]).
+/// Writes `bytes` to `path` atomically ([`dbce_artifact::atomic::AtomicFile`]).
 ///
 /// # Errors
 /// Fails when writing or renaming fails.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
-    crate::atomic::write_atomically(path, bytes).map_err(|e| WorkError::Io {
+    dbce_artifact::atomic::write_atomically(path, bytes).map_err(|e| WorkError::Io {
         path: e.path,
         source: e.source,
     })
@@ -287,7 +289,7 @@ mod tests {
         Manifest {
             layout: LAYOUT_VERSION,
             stage: "read".into(),
-            fingerprint: config.fingerprint(),
+            fingerprint: config.fingerprint().unwrap(),
             config,
             inputs: vec!["a.warc.gz".into()],
             shards,
@@ -304,7 +306,7 @@ mod tests {
             work.begin(&manifest(3)),
             Err(WorkError::ManifestMismatch { .. })
         ));
-        let fingerprint = Config::default().fingerprint();
+        let fingerprint = Config::default().fingerprint().unwrap();
         let error = work.require_complete("read", &fingerprint).unwrap_err();
         assert!(matches!(error, WorkError::Incomplete { ref missing, .. } if missing == &[0, 1]));
         for shard in 0..2 {

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use dbce_pipeline::artifact::read_all;
+use dbce_artifact::read_all;
 use dbce_pipeline::group::{BUCKETS, LshBucket};
 use dbce_pipeline::read::PAGES;
 use dbce_pipeline::{Config, PageId, PageRef, Shard, StageError, WorkDir, group, read, run_stage1};

@@ -198,11 +198,14 @@ def test_bad_arguments_raise():
         dbce.extract("<p>x</p>", config="/no/such/config.toml")
 
 
-def test_a_page_beyond_the_limits_is_a_dbce_error(tmp_path):
+def test_a_page_beyond_the_byte_limit_is_cut_and_flagged(tmp_path):
     config = tmp_path / "small.toml"
-    config.write_text("[sanitize]\nmax-input-bytes = 100\n")
-    with pytest.raises(dbce.DbceError):
-        dbce.extract(ARTICLE.read_bytes(), config=config)
+    config.write_text("[sanitize]\nmax-input-bytes = 2000\n")
+    whole = json.loads(dbce.extract(ARTICLE.read_bytes(), format="json"))
+    cut = json.loads(dbce.extract(ARTICLE.read_bytes(), format="json", config=config))
+    assert "truncated" not in whole or not whole["truncated"]
+    assert cut["truncated"] == ["bytes"]
+    assert len(cut["text"]) < len(whole["text"])
 
 
 def test_extract_runs_in_threads():

@@ -45,8 +45,8 @@ impl From<dbce_pipeline::work::WorkError> for ReportError {
     }
 }
 
-impl From<dbce_pipeline::artifact::ArtifactError> for ReportError {
-    fn from(error: dbce_pipeline::artifact::ArtifactError) -> Self {
+impl From<dbce_artifact::ArtifactError> for ReportError {
+    fn from(error: dbce_artifact::ArtifactError) -> Self {
         Self::Stage(error.into())
     }
 }

@@ -29,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod annotated;
 mod error;
 mod html;
 mod overview;
@@ -43,11 +44,11 @@ mod viewer;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use annotated::page_annotated_html;
 use dbce_pipeline::annotate::AnnotatedPage;
 use dbce_pipeline::fetch::{FetchError, PageFetcher};
 use dbce_pipeline::finish::{self, RunReport};
 use dbce_pipeline::group::{self, LshBucket};
-use dbce_pipeline::view::page_annotated_html;
 use dbce_pipeline::{PageId, SiteKey, StageTimings, WorkDir};
 use rayon::prelude::*;
 
@@ -214,7 +215,7 @@ impl PartitionStep<'_> {
                 Err(error) => {
                     *overview
                         .viewer_skips
-                        .entry(error.reason().to_owned())
+                        .entry(error.reason().to_string())
                         .or_default() += 1;
                 }
             }
@@ -224,10 +225,13 @@ impl PartitionStep<'_> {
                 continue;
             };
             writer.write(&format!("pages/{id}.page.html"), &html)?;
-            writer.write(
-                &format!("pages/{id}.html"),
-                &viewer::render(row, &sites[i], &viewers[i]),
-            )?;
+            let path = format!("pages/{id}.html");
+            let viewer =
+                viewer::render(row, &sites[i], &viewers[i]).map_err(|e| ReportError::Write {
+                    path: writer.dir.join(&path),
+                    source: e.into(),
+                })?;
+            writer.write(&path, &viewer)?;
         }
         for (site, viewers) in sites.iter().zip(&viewers) {
             writer.write(&site.file(), &site_page::render(site, viewers))?;

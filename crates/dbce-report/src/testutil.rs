@@ -36,6 +36,7 @@ pub(crate) fn row(n: u8, kept_words: u64, empty: bool) -> PageRow {
                 offset: 0,
                 length: 0,
             },
+            truncated: Vec::new(),
         },
         words: 100,
         kept_words,

@@ -28,7 +28,14 @@ pub(crate) fn frame(annotated: &str) -> String {
 }
 
 /// The viewer of `row`, a page of `site` whose pages `viewers` have a viewer.
-pub(crate) fn render(row: &PageRow, site: &Site, viewers: &BTreeSet<PageId>) -> String {
+///
+/// # Errors
+/// Fails when the page's JSONL record does not serialise.
+pub(crate) fn render(
+    row: &PageRow,
+    site: &Site,
+    viewers: &BTreeSet<PageId>,
+) -> Result<String, serde_json::Error> {
     let record = &row.record;
     let mut panel = format!(
         "<h1><a href=\"{}\" rel=\"noreferrer\">{}</a></h1>\n<dl id=\"decision\">",
@@ -84,7 +91,7 @@ pub(crate) fn render(row: &PageRow, site: &Site, viewers: &BTreeSet<PageId>) -> 
          propagated) and its bits: the cross members present (cur, up, down, prev, next) and \
          those the run occurs in.</p>\n<h2>JSONL record</h2><pre id=\"record\">",
     );
-    let json = serde_json::to_string_pretty(record).unwrap_or_default();
+    let json = serde_json::to_string_pretty(record)?;
     panel.push_str(&html::text(&json));
     panel.push_str("</pre>");
     let body = format!(
@@ -93,7 +100,7 @@ pub(crate) fn render(row: &PageRow, site: &Site, viewers: &BTreeSet<PageId>) -> 
          <aside>{panel}</aside></div>\n",
         id = row.id
     );
-    html::page(&record.url, "../", &body)
+    Ok(html::page(&record.url, "../", &body))
 }
 
 /// The page's cross members, each linked to its viewer when it has one.
@@ -151,7 +158,7 @@ mod tests {
         let first = PageId::from_record_id("<urn:test:1>");
         let second = PageId::from_record_id("<urn:test:2>");
         let viewers: BTreeSet<PageId> = [first, second].into();
-        let html = render(site.page(first).unwrap(), &site, &viewers);
+        let html = render(site.page(first).unwrap(), &site, &viewers).unwrap();
         assert!(html.contains(&format!(
             "<a href=\"../pages/{second}.html\">http://a.test/2</a>"
         )));

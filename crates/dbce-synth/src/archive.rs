@@ -156,7 +156,7 @@ fn capture(config: &Config, sites: &[Site], capture: &Capture) -> Result<Output,
     let html = exchange.rendered.is_some();
     Ok(Output {
         warc,
-        truth: truth_line(site, capture, response_id, exchange),
+        truth: truth_line(site, capture, response_id, exchange).map_err(Error::Truth)?,
         html,
     })
 }
@@ -217,7 +217,12 @@ fn page_reply(site: &Site, page: &Page) -> Result<(Reply, Rendered), Error> {
     Ok((reply, rendered))
 }
 
-fn truth_line(site: &Site, capture: &Capture, id: String, exchange: Exchange) -> Vec<u8> {
+fn truth_line(
+    site: &Site,
+    capture: &Capture,
+    id: String,
+    exchange: Exchange,
+) -> Result<Vec<u8>, std::io::Error> {
     let kind = match (capture.target, &exchange.rendered) {
         (Target::Article(_), Some(_)) => PageKind::Article,
         (Target::Home | Target::Section(_), Some(_)) => PageKind::Index,
@@ -246,10 +251,9 @@ fn truth_line(site: &Site, capture: &Capture, id: String, exchange: Exchange) ->
         boilerplate: truth.boilerplate,
         comments: truth.comments,
     };
-    // A struct of strings and numbers always serialises.
-    let mut line = serde_json::to_vec(&record).unwrap_or_default();
+    let mut line = serde_json::to_vec(&record)?;
     line.push(b'\n');
-    line
+    Ok(line)
 }
 
 /// The request and response records of one capture, as gzip members; takes the response

@@ -55,19 +55,91 @@ pub enum SkipReason {
 impl SkipReason {
     /// A short stable name for counting skips by reason, e.g. `truncated-record`.
     pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The reason without its details.
+    pub fn kind(&self) -> SkipKind {
+        match self {
+            Self::TruncatedRecord => SkipKind::TruncatedRecord,
+            Self::TruncatedMember => SkipKind::TruncatedMember,
+            Self::CorruptMember => SkipKind::CorruptMember,
+            Self::ChecksumMismatch => SkipKind::ChecksumMismatch,
+            Self::Garbage { .. } => SkipKind::Garbage,
+            Self::BadVersionLine => SkipKind::BadVersionLine,
+            Self::MalformedHeader => SkipKind::MalformedHeader,
+            Self::HeaderTooLarge { .. } => SkipKind::HeaderTooLarge,
+            Self::MissingHeader { .. } => SkipKind::MissingHeader,
+            Self::LengthMismatch { .. } => SkipKind::LengthMismatch,
+            Self::RecordTooLarge { .. } => SkipKind::RecordTooLarge,
+        }
+    }
+}
+
+/// A [`SkipReason`] without its details (lengths, limits, fields): what counts of skips by
+/// reason are keyed by, and what a reason's [name](SkipKind::name) reads back as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SkipKind {
+    /// [`SkipReason::TruncatedRecord`].
+    TruncatedRecord,
+    /// [`SkipReason::TruncatedMember`].
+    TruncatedMember,
+    /// [`SkipReason::CorruptMember`].
+    CorruptMember,
+    /// [`SkipReason::ChecksumMismatch`].
+    ChecksumMismatch,
+    /// [`SkipReason::Garbage`].
+    Garbage,
+    /// [`SkipReason::BadVersionLine`].
+    BadVersionLine,
+    /// [`SkipReason::MalformedHeader`].
+    MalformedHeader,
+    /// [`SkipReason::HeaderTooLarge`].
+    HeaderTooLarge,
+    /// [`SkipReason::MissingHeader`].
+    MissingHeader,
+    /// [`SkipReason::LengthMismatch`].
+    LengthMismatch,
+    /// [`SkipReason::RecordTooLarge`].
+    RecordTooLarge,
+}
+
+impl SkipKind {
+    /// Every kind.
+    pub const ALL: [Self; 11] = [
+        Self::TruncatedRecord,
+        Self::TruncatedMember,
+        Self::CorruptMember,
+        Self::ChecksumMismatch,
+        Self::Garbage,
+        Self::BadVersionLine,
+        Self::MalformedHeader,
+        Self::HeaderTooLarge,
+        Self::MissingHeader,
+        Self::LengthMismatch,
+        Self::RecordTooLarge,
+    ];
+
+    /// A short stable name for counting skips by reason, e.g. `truncated-record`.
+    pub fn name(self) -> &'static str {
         match self {
             Self::TruncatedRecord => "truncated-record",
             Self::TruncatedMember => "truncated-member",
             Self::CorruptMember => "corrupt-member",
             Self::ChecksumMismatch => "checksum-mismatch",
-            Self::Garbage { .. } => "garbage",
+            Self::Garbage => "garbage",
             Self::BadVersionLine => "bad-version-line",
             Self::MalformedHeader => "malformed-header",
-            Self::HeaderTooLarge { .. } => "header-too-large",
-            Self::MissingHeader { .. } => "missing-header",
-            Self::LengthMismatch { .. } => "length-mismatch",
-            Self::RecordTooLarge { .. } => "record-too-large",
+            Self::HeaderTooLarge => "header-too-large",
+            Self::MissingHeader => "missing-header",
+            Self::LengthMismatch => "length-mismatch",
+            Self::RecordTooLarge => "record-too-large",
         }
+    }
+
+    /// The kind whose [name](SkipKind::name) is `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
     }
 }
 
@@ -169,4 +241,26 @@ pub enum Error {
         #[source]
         source: io::Error,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_skip_kind_has_its_own_name_that_reads_back() {
+        let names: std::collections::BTreeSet<&str> =
+            SkipKind::ALL.iter().map(|kind| kind.name()).collect();
+        assert_eq!(names.len(), SkipKind::ALL.len());
+        for kind in SkipKind::ALL {
+            assert_eq!(SkipKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(SkipKind::from_name("no-such-kind"), None);
+        let reason = SkipReason::RecordTooLarge {
+            length: 9,
+            limit: 1,
+        };
+        assert_eq!(reason.kind(), SkipKind::RecordTooLarge);
+        assert_eq!(reason.name(), "record-too-large");
+    }
 }

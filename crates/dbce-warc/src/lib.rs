@@ -44,7 +44,7 @@ mod writer;
 pub use cdx::{CDX11_HEADER, CdxError, CdxLine, INDEXED_TYPES};
 pub use config::ReaderConfig;
 pub use digest::DigestCheck;
-pub use error::{Error, ReadWarning, Skip, SkipReason};
+pub use error::{Error, ReadWarning, Skip, SkipKind, SkipReason};
 pub use headers::{HeaderError, Headers};
 pub use reader::{Digests, Entry, WarcReader};
 pub use record::{ArchiveFormat, Body, Record, RecordHeader, RecordLocator, RecordType};

@@ -318,19 +318,19 @@ impl<R: Read + Seek> Stream<R> {
     }
 
     /// The member decompressed to its end but its checksum is wrong. Reading goes on where the
-    /// decoder stopped if the file ends there or another member starts there; otherwise the
-    /// damage may have moved the member's end, and the next member is searched for after its
-    /// start.
+    /// decoder stopped if another member starts there; otherwise the damage may have moved the
+    /// member's end, and the next member is searched for after its start. That includes a
+    /// decoder stopped by the end of the file: damage can make it run on through the members
+    /// that follow, which would otherwise be lost unreported.
     fn after_checksum(&mut self) -> io::Result<Fault> {
         self.state = State::Between;
         let offset = self.member.file_start;
         let head = self.input.fill_to(8)?;
-        let aligned = head.is_empty()
-            || match self.decoder {
-                Decoder::Plain => true,
-                Decoder::Gzip(_) => head.starts_with(gzip::MAGIC),
-                Decoder::Zstd(_) => zstd::starts_frame(head),
-            };
+        let aligned = match self.decoder {
+            Decoder::Plain => true,
+            Decoder::Gzip(_) => head.starts_with(gzip::MAGIC),
+            Decoder::Zstd(_) => zstd::starts_frame(head),
+        };
         if !aligned {
             self.scan_to_next_member(offset + 1)?;
         }

@@ -6,7 +6,10 @@
 mod common;
 
 use common::{gzip_whole, plain_archive, read_all};
-use dbce_warc::{ReadWarning, ReaderConfig, SkipReason};
+use dbce_warc::{
+    Entry, Headers, NewRecord, ReadWarning, ReaderConfig, RecordType, SkipReason, WarcReader,
+    WarcWriter,
+};
 
 const RECORDS: usize = 60;
 
@@ -263,4 +266,46 @@ fn no_skip_of_a_plain_file_ends_past_its_end() {
         }
     }
     assert!(len > 0);
+}
+
+/// Found by the `gzip_members` fuzz target: one byte of a gzip-per-record archive of five
+/// records xored with 0xdd; every record must be read at its locator or reported at its
+/// member's offset.
+#[test]
+fn one_damaged_byte_leaves_every_member_accounted_for() {
+    let mut writer = WarcWriter::new(Vec::new());
+    let locators: Vec<_> = (0..5)
+        .map(|n| {
+            let mut fields = Headers::new();
+            fields.push("WARC-Record-ID", format!("<urn:uuid:{n}>"));
+            fields.push("WARC-Date", "2020-01-01T00:00:00Z");
+            let block = format!("record {n} ").repeat(n + 1).into_bytes();
+            writer
+                .write_record(&NewRecord {
+                    record_type: RecordType::Resource,
+                    fields,
+                    block,
+                })
+                .expect("in memory")
+        })
+        .collect();
+    let mut bytes = writer.finish().expect("in memory");
+    let at = 64093 % bytes.len();
+    bytes[at] ^= 0xdd;
+    let entries: Vec<Entry> =
+        WarcReader::new(std::io::Cursor::new(&bytes), ReaderConfig::default())
+            .expect("in memory")
+            .map(|e| e.expect("in memory"))
+            .collect();
+    for locator in &locators {
+        let accounted = entries.iter().any(|entry| match entry {
+            Entry::Record(record) => record.locator == *locator,
+            Entry::Skip(skip) => skip.offset == locator.offset,
+        });
+        assert!(
+            accounted,
+            "record at {} (damage at {at}) neither read nor reported: {locators:?} {entries:#?}",
+            locator.offset
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! Checks that keep the workspace's structure and its docs honest: no module of any crate
-//! imports, directly or around a circle, a module that imports it back; and every `dbce`
-//! subcommand the docs name exists.
+//! imports, directly or around a circle, a module that imports it back; every `dbce` subcommand
+//! the docs name exists; and every crate says in its crate doc what it is for and has its section
+//! in docs/ARCHITECTURE.md.
 
 #![allow(clippy::unwrap_used)]
 
@@ -227,4 +228,35 @@ fn every_subcommand_the_docs_name_exists() {
         }
     }
     assert!(named > 10, "only {named} commands found in the docs");
+}
+
+#[test]
+fn every_crate_says_why_it_exists_and_has_its_section_in_the_architecture() {
+    let architecture = std::fs::read_to_string(workspace().join("docs/ARCHITECTURE.md")).unwrap();
+    let mut crates = 0;
+    for entry in std::fs::read_dir(workspace().join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let root = ["src/lib.rs", "src/main.rs"]
+            .iter()
+            .map(|file| dir.join(file))
+            .find(|path| path.exists());
+        // The fuzz targets are a workspace of their own, without a crate root of this kind.
+        let Some(root) = root else { continue };
+        crates += 1;
+        let code = std::fs::read_to_string(&root).unwrap();
+        let first = code.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("//! ") && first.len() > 20,
+            "{}: the crate doc's first line says what the crate is for",
+            root.display()
+        );
+        assert!(
+            architecture
+                .lines()
+                .any(|l| l.starts_with('#') && l.contains(&format!("`{name}`"))),
+            "docs/ARCHITECTURE.md has no section on {name}"
+        );
+    }
+    assert!(crates >= 18, "{crates} crates found");
 }

@@ -152,7 +152,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         write_per_page(path, &scores)?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&scores.to_json())?);
+        println!("{}", serde_json::to_string_pretty(&scores.to_json()?)?);
     } else {
         print!("{}", scores.markdown_table());
     }

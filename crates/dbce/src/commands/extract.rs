@@ -36,7 +36,7 @@ enum Format {
     /// Markdown: headings, paragraphs, lists, tables, code and quotes.
     Markdown,
     /// One JSON object: `url`, `title`, `text`, `markdown`, `decided_by`, `empty_reason`,
-    /// `page_type`, `page_type_confidence`.
+    /// `page_type`, `page_type_confidence`, `truncated` (only when a limit cut the page).
     Json,
 }
 

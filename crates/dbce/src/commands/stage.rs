@@ -4,7 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
-use dbce_pipeline::{Shard, StageError, StageReport, WorkDir, annotate, finish, group, read};
+use dbce_pipeline::{
+    Shard, SkipReason, StageError, StageReport, WorkDir, annotate, finish, group, index, merge,
+    read,
+};
 
 use super::config::ConfigArgs;
 
@@ -55,8 +58,19 @@ enum Stage {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
-    /// Stage 3, merge (one task): the merged CDXJ, the full-text index and `report.json`.
+    /// Stage 3, index: one partition's full-text index, `OUT/index/part-PART/`.
     Index {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        partition: PartitionArg,
+        /// The output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Stage 3, merge (one task): the partitions' CDXJ merged into `warc/index.cdxj`, and
+    /// `report.json`.
+    Merge {
         #[command(flatten)]
         common: Common,
         /// The output directory.
@@ -142,12 +156,19 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         } => each_partition(common, partition, |work, config, p| {
             finish::run_finish(work, config, p, out)
         })?,
-        Stage::Index { common, out } => {
+        Stage::Index {
+            common,
+            partition,
+            out,
+        } => each_partition(common, partition, |work, config, p| {
+            index::run_index(work, config, p, out)
+        })?,
+        Stage::Merge { common, out } => {
             let config = common.config.resolve()?;
             let work = WorkDir::new(&common.work);
-            let report = finish::run_index(&work, &config, out)?;
+            let report = merge::run_merge(&work, &config, out)?;
             eprintln!(
-                "dbce: index: {} pages indexed; report in {}",
+                "dbce: merge: {} pages indexed; report in {}",
                 report.indexed,
                 out.join("report.json").display()
             );
@@ -163,8 +184,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
 /// The exit code of a finished run or stage given its skip reasons: 1 when the archive reader
 /// had to skip something it could not read (reasons `warc:…`, as `dbce inspect` counts them),
 /// else 0. Records that are read but are not pages (requests, images, redirects) do not count.
-pub(crate) fn exit_code<'a>(mut reasons: impl Iterator<Item = &'a String>) -> ExitCode {
-    if reasons.any(|reason| reason.starts_with("warc:")) {
+pub(crate) fn exit_code<'a>(mut reasons: impl Iterator<Item = &'a SkipReason>) -> ExitCode {
+    if reasons.any(|reason| reason.is_unreadable_input()) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -198,7 +219,7 @@ fn summary(report: &StageReport) -> String {
 }
 
 /// Skip counts as `reason n, reason n`, or `none`.
-pub(crate) fn skipped_list(skipped: &std::collections::BTreeMap<String, u64>) -> String {
+pub(crate) fn skipped_list(skipped: &std::collections::BTreeMap<SkipReason, u64>) -> String {
     if skipped.is_empty() {
         return "none".to_owned();
     }

@@ -12,7 +12,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use dbce_classify::{BlockModel, block_feature_names, block_rows, text_blocks};
+use dbce_classify::{
+    BlockModel, LearnedBlocks, PageType, PageTypeGuess, PageTypeModel, block_feature_names,
+    block_rows, readability_keeps, text_blocks,
+};
 use dbce_dom::{Document, SanitizeConfig};
 use dbce_eval::{Dataset, RougeScorer};
 use dbce_forest::ForestParams;
@@ -68,9 +71,20 @@ pub(crate) struct Args {
     /// each): the older news sets are small beside wcxb-dev.
     #[arg(long, value_delimiter = ',')]
     dataset_weight: Vec<usize>,
+    /// Also score the pipeline's route by page type (the built-in page-type model's guess):
+    /// pages typed `article` by Readability and, for each of these thresholds U, by the
+    /// forest with Readability's blocks at 0.35 and the others at U; the other pages by the
+    /// forest at each `--threshold` (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    article_outside: Vec<f32>,
     /// Write each page's F1 per column to this JSONL file.
     #[arg(long, value_name = "FILE")]
     scores: Option<PathBuf>,
+    /// Write each page to this JSONL file for analyses of routes: its truth, the type the
+    /// built-in page-type model gives it, and per block the text, label, Readability's verdict
+    /// and the forest's probabilities (in sample, and held out where validated).
+    #[arg(long, value_name = "FILE")]
+    pages_out: Option<PathBuf>,
     /// Seed of the forest.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -95,6 +109,8 @@ struct Page {
     rows: Vec<f32>,
     labels: Vec<bool>,
     readability: Vec<bool>,
+    /// The built-in page-type model's guess, as the pipeline routes the page.
+    guess: PageTypeGuess,
 }
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -141,12 +157,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             pages.iter().map(|p| Some(p.readability.clone())).collect(),
         ),
     ];
-    add_columns(
-        &mut columns,
-        "in-sample",
-        &predict_all(&model, &pages, &all),
-        &args.threshold,
-    );
+    let mut probabilities = vec![("in-sample", predict_all(&model, &pages, &all))];
     if let Some(out) = &args.out {
         std::fs::write(out, model.encode()?)
             .with_context(|| format!("cannot write {}", out.display()))?;
@@ -159,12 +170,24 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         print_importances(&model);
     }
     if args.cross_validate {
-        let held_out = site_folds(&pages, args, &training)?;
-        add_columns(&mut columns, "site folds", &held_out, &args.threshold);
+        probabilities.push(("site folds", site_folds(&pages, args, &training)?));
     }
     if args.leave_dataset_out {
-        let held_out = leave_dataset_out(&pages, names.len(), &training)?;
-        add_columns(&mut columns, "dataset out", &held_out, &args.threshold);
+        probabilities.push((
+            "dataset out",
+            leave_dataset_out(&pages, names.len(), &training)?,
+        ));
+    }
+    for (name, p) in &probabilities {
+        add_columns(&mut columns, name, p, &args.threshold);
+    }
+    if !args.article_outside.is_empty() {
+        for (name, p) in &probabilities {
+            add_route_columns(&mut columns, &pages, name, p, args);
+        }
+    }
+    if let Some(path) = &args.pages_out {
+        write_pages(path, &names, &pages, &probabilities)?;
     }
     let scores: Vec<Vec<Option<f64>>> = columns.iter().map(|(_, v)| page_f1(&pages, v)).collect();
     print_tables(&names, &pages, &columns, &scores);
@@ -179,10 +202,6 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
 fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(String, Vec<Page>)> {
     let dataset = Dataset::load(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let types = page_types(&dir.join("meta.jsonl"))?;
-    let rd_kept = block_feature_names()
-        .iter()
-        .position(|n| n == "rd_kept")
-        .context("no rd_kept feature")?;
     let width = block_feature_names().len();
     let pages = dataset
         .pages
@@ -194,7 +213,13 @@ fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(Str
             let blocks = text_blocks(&doc);
             let rows = block_rows(&doc, &blocks);
             let texts: Vec<String> = blocks.into_iter().map(|b| b.text).collect();
+            let guess = PageTypeModel::built_in().classify(
+                &doc,
+                page.url.as_deref().unwrap_or_default(),
+                &String::from_utf8_lossy(&html),
+            );
             Ok(Page {
+                guess,
                 dataset: index,
                 id: page.id.clone(),
                 group: page
@@ -206,7 +231,7 @@ fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(Str
                     .cloned()
                     .unwrap_or_else(|| "article".into()),
                 labels: label_blocks(&texts, &page.ground_truth, min_aligned),
-                readability: rows.chunks_exact(width).map(|r| r[rd_kept] > 0.5).collect(),
+                readability: rows.chunks_exact(width).map(readability_keeps).collect(),
                 truth: page.ground_truth.clone(),
                 texts,
                 rows,
@@ -297,6 +322,56 @@ fn add_columns(
             .map(|p| p.as_ref().map(|p| p.iter().map(|&p| p >= t).collect()))
             .collect();
         columns.push((format!("blocks {name} ≥{t}"), verdicts));
+    }
+}
+
+/// Columns of the route by page type: pages the built-in page-type model calls `article`
+/// by Readability, then by the forest anchored on Readability ([`LearnedBlocks::ARTICLES`]'
+/// threshold for Readability's blocks, each of `--article-outside` for the others); the other
+/// pages by the forest at each `--threshold`.
+fn add_route_columns(
+    columns: &mut Vec<(String, Vec<Option<Vec<bool>>>)>,
+    pages: &[Page],
+    name: &str,
+    probabilities: &[Option<Vec<f32>>],
+    args: &Args,
+) {
+    let kept = LearnedBlocks::ARTICLES.threshold;
+    let articles = std::iter::once(None).chain(args.article_outside.iter().map(|&u| {
+        Some(LearnedBlocks {
+            threshold: kept,
+            threshold_outside_readability: u,
+        })
+    }));
+    for article in articles {
+        for &t in &args.threshold {
+            let verdicts = pages
+                .iter()
+                .zip(probabilities)
+                .map(|(page, p)| {
+                    let p = p.as_ref()?;
+                    let settings = match article {
+                        _ if page.guess.page_type != PageType::Article => LearnedBlocks::uniform(t),
+                        None => return Some(page.readability.clone()),
+                        Some(settings) => settings,
+                    };
+                    Some(
+                        p.iter()
+                            .zip(&page.readability)
+                            .map(|(&p, &kept)| settings.is_content(p, kept))
+                            .collect(),
+                    )
+                })
+                .collect();
+            let route = match article {
+                None => "Readability".to_owned(),
+                Some(a) => format!("≥{}/{}", a.threshold, a.threshold_outside_readability),
+            };
+            columns.push((
+                format!("typed {name}: articles {route}, others ≥{t}"),
+                verdicts,
+            ));
+        }
     }
 }
 
@@ -477,6 +552,39 @@ fn write_scores(
             "id": page.id,
             "page_type": page.page_type,
             "f1": f1,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes one JSON line per page: dataset, id, site group, labelled and guessed page type,
+/// truth, and per block its text, label, Readability's verdict and each model's probability.
+fn write_pages(
+    path: &Path,
+    names: &[String],
+    pages: &[Page],
+    probabilities: &[(&str, Vec<Option<Vec<f32>>>)],
+) -> anyhow::Result<()> {
+    let mut out = String::new();
+    for (i, page) in pages.iter().enumerate() {
+        let models: serde_json::Map<String, serde_json::Value> = probabilities
+            .iter()
+            .filter_map(|(name, p)| Some(((*name).to_owned(), p[i].clone()?.into())))
+            .collect();
+        let line = serde_json::json!({
+            "dataset": names[page.dataset],
+            "id": page.id,
+            "group": page.group,
+            "page_type": page.page_type,
+            "guessed_type": page.guess.page_type.name(),
+            "guessed_confidence": page.guess.confidence,
+            "truth": page.truth,
+            "texts": page.texts,
+            "labels": page.labels,
+            "readability": page.readability,
+            "probabilities": models,
         });
         out.push_str(&line.to_string());
         out.push('\n');

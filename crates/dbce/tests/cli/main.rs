@@ -13,6 +13,7 @@ mod run;
 mod stage;
 mod template;
 mod train_single_page;
+mod truncated;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -48,6 +48,54 @@ fn train_single_page_writes_a_model_and_scores_every_page() {
 }
 
 #[test]
+fn train_single_page_scores_the_typed_route_and_writes_every_page() {
+    let mini = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/eval/mini");
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages.jsonl");
+    let output = dbce()
+        .args([
+            "train-single-page",
+            "--trees",
+            "2",
+            "--threshold",
+            "0.3,0.5",
+            "--article-outside",
+            "0.6",
+        ])
+        .arg(&mini)
+        .arg("--pages-out")
+        .arg(&pages)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for column in [
+        "typed in-sample: articles Readability, others ≥0.3",
+        "typed in-sample: articles Readability, others ≥0.5",
+        "typed in-sample: articles ≥0.35/0.6, others ≥0.3",
+        "typed in-sample: articles ≥0.35/0.6, others ≥0.5",
+    ] {
+        assert!(stdout.contains(column), "{column}: {stdout}");
+    }
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&pages)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for page in &lines {
+        let blocks = page["texts"].as_array().unwrap().len();
+        assert_eq!(page["labels"].as_array().unwrap().len(), blocks);
+        assert_eq!(page["readability"].as_array().unwrap().len(), blocks);
+        let p = page["probabilities"]["in-sample"].as_array().unwrap();
+        assert_eq!(p.len(), blocks);
+        assert!(p.iter().all(|v| (0.0..=1.0).contains(&v.as_f64().unwrap())));
+        assert!(page["guessed_type"].is_string() && page["truth"].is_string());
+    }
+}
+
+#[test]
 fn train_single_page_needs_a_dataset() {
     let output = dbce().arg("train-single-page").output().unwrap();
     assert_eq!(output.status.code(), Some(2));

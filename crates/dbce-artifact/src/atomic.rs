@@ -81,6 +81,18 @@ impl AtomicFile {
     }
 }
 
+/// For writers that take any `Write` (gzip, WARC): errors come without the path, which the
+/// caller adds.
+impl std::io::Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.out.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// Writes `bytes` to `path` atomically ([`AtomicFile`]).
 ///
 /// # Errors

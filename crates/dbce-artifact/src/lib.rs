@@ -1,4 +1,6 @@
-//! Intermediate files: a typed, versioned, checksummed sequence of items, written atomically.
+//! dbce's intermediate files: a typed, versioned, checksummed sequence of serde items, written
+//! atomically. Its own crate because the format has one job, knows nothing of pages or stages,
+//! and every stage and tool that reads a work directory shares it.
 //!
 //! Layout (all integers little-endian), documented in `docs/formats.md`:
 //!
@@ -8,12 +10,27 @@
 //! 0xFFFF_FFFF count:u64 crc32:u32     trailer; the CRC-32 covers every byte before it
 //! ```
 //!
-//! A file is written under a temporary name and renamed into place when complete, so a file
-//! that exists under its final name is whole; the trailer still lets a reader tell a damaged
-//! or truncated copy from a good one.
+//! A file is written under a temporary name and renamed into place when complete
+//! ([`atomic::AtomicFile`]), so a file that exists under its final name is whole; the trailer
+//! still lets a reader tell a damaged or truncated copy from a good one.
+//!
+//! ```
+//! use dbce_artifact::{ArtifactKind, read_all, write_all};
+//!
+//! const PAIRS: ArtifactKind = ArtifactKind { tag: *b"PAIR", version: 1 };
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("pairs.bin");
+//! write_all(&path, PAIRS, &[(1_u32, "one".to_owned()), (2, "two".to_owned())])?;
+//! let pairs: Vec<(u32, String)> = read_all(&path, PAIRS)?;
+//! assert_eq!(pairs[1], (2, "two".to_owned()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod atomic;
 
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
@@ -127,9 +144,23 @@ impl<T: Serialize> ArtifactWriter<T> {
     /// # Errors
     /// Fails when the temporary file cannot be created.
     pub fn create(path: &Path, kind: ArtifactKind) -> Result<Self, ArtifactError> {
+        Self::with_buffer(path, kind, 1 << 20)
+    }
+
+    /// As [`ArtifactWriter::create`], with a write buffer of `capacity` bytes instead of 1 MiB:
+    /// for a writer among many open at once whose items are large, where bigger buffers only
+    /// add to the peak memory.
+    ///
+    /// # Errors
+    /// Fails when the temporary file cannot be created.
+    pub fn with_buffer(
+        path: &Path,
+        kind: ArtifactKind,
+        capacity: usize,
+    ) -> Result<Self, ArtifactError> {
         let mut writer = Self {
             path: path.to_owned(),
-            out: AtomicFile::create(path, 1 << 20).map_err(written)?,
+            out: AtomicFile::create(path, capacity).map_err(written)?,
             crc: crc32fast::Hasher::new(),
             count: 0,
             buffer: Vec::new(),
@@ -209,6 +240,8 @@ pub struct ArtifactReader<T> {
     input: BufReader<File>,
     crc: crc32fast::Hasher,
     count: u64,
+    /// Bytes read so far: where the next frame starts.
+    offset: u64,
     done: bool,
     buffer: Vec<u8>,
     item: PhantomData<fn() -> T>,
@@ -226,6 +259,7 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
             input: BufReader::with_capacity(1 << 20, file),
             crc: crc32fast::Hasher::new(),
             count: 0,
+            offset: 0,
             done: false,
             buffer: Vec::new(),
             item: PhantomData,
@@ -254,6 +288,7 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         match self.input.read_exact(buf) {
             Ok(()) => {
                 self.crc.update(buf);
+                self.offset += buf.len() as u64;
                 Ok(true)
             }
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
@@ -268,13 +303,38 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         }
     }
 
-    fn next_item(&mut self) -> Result<Option<T>, ArtifactError> {
+    /// The next item's offset in the file (for [`ArtifactItems::read_at`]) and its leading
+    /// fields decoded as `H`, a type whose serde layout begins the item's (its first field, or
+    /// a struct of its first fields); `None` after the last item, once the trailer checks out.
+    /// Cheaper than decoding whole items when a pass only needs to know where each one is.
+    ///
+    /// # Errors
+    /// Fails when the file is truncated or damaged, or the item does not begin with an `H`.
+    pub fn next_head<H: DeserializeOwned>(&mut self) -> Result<Option<(u64, H)>, ArtifactError> {
+        let item = self.count;
+        let Some((offset, bytes)) = self.next_frame()? else {
+            return Ok(None);
+        };
+        let head = postcard::take_from_bytes(bytes).ok().map(|(head, _)| head);
+        head.map(|head| Some((offset, head)))
+            .ok_or_else(|| self.undecodable(item))
+    }
+
+    /// The next item's offset and encoded bytes; `None` after the last item, once the trailer
+    /// checks out.
+    fn next_frame(&mut self) -> Result<Option<(u64, &[u8])>, ArtifactError> {
+        if self.done {
+            return Ok(None);
+        }
+        let at = self.offset;
         let mut length = [0; 4];
         if !self.read_exact_into(&mut length)? {
+            self.done = true;
             return Err(self.truncated());
         }
         let length = u32::from_le_bytes(length);
         if length == END {
+            self.done = true;
             return self.check_trailer().map(|()| None);
         }
         self.buffer.resize(length as usize, 0);
@@ -282,15 +342,28 @@ impl<T: DeserializeOwned> ArtifactReader<T> {
         let complete = self.read_exact_into(&mut buffer)?;
         self.buffer = buffer;
         if !complete {
+            self.done = true;
             return Err(self.truncated());
         }
-        let item = postcard::from_bytes(&self.buffer).map_err(|_| ArtifactError::Item {
-            path: self.path.clone(),
-            item: self.count,
-            action: "decoded",
-        })?;
         self.count += 1;
-        Ok(Some(item))
+        Ok(Some((at, &self.buffer)))
+    }
+
+    fn next_item(&mut self) -> Result<Option<T>, ArtifactError> {
+        let item = self.count;
+        let Some((_, bytes)) = self.next_frame()? else {
+            return Ok(None);
+        };
+        let decoded = postcard::from_bytes(bytes).ok();
+        decoded.map(Some).ok_or_else(|| self.undecodable(item))
+    }
+
+    fn undecodable(&self, item: u64) -> ArtifactError {
+        ArtifactError::Item {
+            path: self.path.clone(),
+            item,
+            action: "decoded",
+        }
     }
 
     fn check_trailer(&mut self) -> Result<(), ArtifactError> {
@@ -327,6 +400,60 @@ impl<T: DeserializeOwned> Iterator for ArtifactReader<T> {
         let next = self.next_item();
         self.done = !matches!(next, Ok(Some(_)));
         next.transpose()
+    }
+}
+
+/// Reads single items of an intermediate file at the offsets [`ArtifactReader::next_head`]
+/// gave, so that a stage can keep offsets instead of items. It checks neither the header nor
+/// the checksum: it is meant for a file that one complete [`ArtifactReader`] pass has checked.
+pub struct ArtifactItems<T> {
+    path: PathBuf,
+    input: BufReader<File>,
+    buffer: Vec<u8>,
+    item: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> ArtifactItems<T> {
+    /// Opens `path` for reading items by offset.
+    ///
+    /// # Errors
+    /// Fails when the file cannot be opened.
+    pub fn open(path: &Path) -> Result<Self, ArtifactError> {
+        let file = File::open(path).map_err(io_error(path))?;
+        Ok(Self {
+            path: path.to_owned(),
+            input: BufReader::with_capacity(1 << 16, file),
+            buffer: Vec::new(),
+            item: PhantomData,
+        })
+    }
+
+    /// The item whose frame starts at `offset`.
+    ///
+    /// # Errors
+    /// Fails when the file cannot be read there or the bytes there are not an item.
+    pub fn read_at(&mut self, offset: u64) -> Result<T, ArtifactError> {
+        let damaged = |path: &Path| ArtifactError::Item {
+            path: path.to_owned(),
+            item: offset,
+            action: "decoded",
+        };
+        self.input
+            .seek(SeekFrom::Start(offset))
+            .map_err(io_error(&self.path))?;
+        let mut length = [0; 4];
+        self.input
+            .read_exact(&mut length)
+            .map_err(io_error(&self.path))?;
+        let length = u32::from_le_bytes(length);
+        if length == END {
+            return Err(damaged(&self.path));
+        }
+        self.buffer.resize(length as usize, 0);
+        self.input
+            .read_exact(&mut self.buffer)
+            .map_err(io_error(&self.path))?;
+        postcard::from_bytes(&self.buffer).map_err(|_| damaged(&self.path))
     }
 }
 
@@ -394,6 +521,24 @@ mod tests {
             read_all::<u32>(&path, KIND),
             Err(ArtifactError::Checksum { .. })
         ));
+    }
+
+    #[test]
+    fn items_are_read_back_at_their_frames_offsets() {
+        let items: Vec<(u32, String)> = (0..40).map(|i| (i, "x".repeat(i as usize))).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.bin");
+        write_all(&path, KIND, &items).unwrap();
+        let mut reader = ArtifactReader::<(u32, String)>::open(&path, KIND).unwrap();
+        let mut offsets = Vec::new();
+        while let Some((offset, first)) = reader.next_head::<u32>().unwrap() {
+            offsets.push((first, offset));
+        }
+        assert_eq!(offsets.len(), items.len());
+        let mut at = ArtifactItems::<(u32, String)>::open(&path).unwrap();
+        for &(i, offset) in offsets.iter().rev() {
+            assert_eq!(at.read_at(offset).unwrap(), items[i as usize]);
+        }
     }
 
     #[test]

@@ -1,8 +1,20 @@
-//! The settings that decide a run's results, shared by every stage and recorded with its output.
+//! The settings that decide a run's results, shared by every stage and recorded with its output:
+//! their defaults, their validation and their fingerprint. Its own crate because the binary, the
+//! stages, the report and the Python package all read them, and none of them owns them.
+//!
+//! ```
+//! use dbce_config::Config;
+//!
+//! let config = Config::default();
+//! config.validate()?;
+//! assert_eq!(config.fingerprint()?.len(), 16);
+//! # Ok::<(), dbce_config::ConfigError>(())
+//! ```
+#![deny(missing_docs)]
 
 use std::collections::BTreeMap;
 
-use dbce_classify::{LearnedBlocks, Readability, SinglePageMethod};
+use dbce_classify::{LearnedBlocks, SinglePageMethod};
 use dbce_dom::SanitizeConfig;
 use dbce_http::HttpLimits;
 pub use dbce_learn::ClassifyMethod;
@@ -44,14 +56,16 @@ pub struct AnnotateConfig {
     /// The single-page classifier of pages without a cross, and of `invalid` runs where no
     /// learned classifier can be trained (`dbce_classify::SinglePageMethod`'s names:
     /// `readability`, `blocks` (the learned block classifier), `num-words`, `article`,
-    /// `bf-plain`, …). By default, `readability`.
+    /// `bf-plain`, …). By default, `blocks:0.35:0.55`: the learned block classifier anchored
+    /// on Readability (a block Readability keeps is content at probability 0.35, any other at
+    /// 0.55), which held out lifts wcxb-dev's articles from Readability's 0.883 to 0.929,
+    /// l3s-gn1 by 0.009 and costs the readability set 0.004 (`docs/single-page.md`).
     #[serde(with = "single_page_name")]
     pub single_page: SinglePageMethod,
     /// The single-page classifier of pages whose type (`page_type`) is not `article`, in place
     /// of `single-page`; `none` uses `single-page` for every page. By default, `blocks` (the
-    /// learned block classifier: held out on wcxb-dev it lifts pages of every other type by
-    /// 0.08–0.23 over Readability, while Readability stays the better choice for the older
-    /// article sets, `docs/single-page.md`).
+    /// learned block classifier at 0.3: held out on wcxb-dev it lifts pages of every other
+    /// type by 0.08–0.30 over Readability, `docs/single-page.md`).
     #[serde(default, with = "optional_single_page_name")]
     pub single_page_beyond_articles: Option<SinglePageMethod>,
     /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not
@@ -85,7 +99,7 @@ impl Default for AnnotateConfig {
             method: ClassifyMethod::default(),
             seed: 0x00db_ce00,
             max_candidates: 64,
-            single_page: SinglePageMethod::Readability(Readability::default()),
+            single_page: SinglePageMethod::Blocks(LearnedBlocks::ARTICLES),
             single_page_beyond_articles: Some(SinglePageMethod::Blocks(LearnedBlocks::default())),
             min_partner_similarity: 0.0,
             annotated_html: false,
@@ -148,16 +162,19 @@ mod single_page_name {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ReadConfig {
-    /// Records with a larger block are skipped unread. By default, 32 MiB.
+    /// Records with a larger block are skipped unread. By default, 256 MiB (as `dbce inspect`
+    /// reads): a page larger than `sanitize.max-input-bytes` is read and cut to that size.
     pub max_record_size: u64,
-    /// Decoded HTTP bodies larger than this are skipped. By default, 32 MiB.
+    /// Undoing a content coding (gzip, deflate, brotli) stops after this many bytes: the page
+    /// is read from its first part and flagged (`truncated: ["bytes"]`), and a zip bomb costs
+    /// no more. By default, 32 MiB.
     pub max_decoded_bytes: u64,
 }
 
 impl Default for ReadConfig {
     fn default() -> Self {
         Self {
-            max_record_size: 32 << 20,
+            max_record_size: 256 << 20,
             max_decoded_bytes: 32 << 20,
         }
     }
@@ -218,6 +235,9 @@ pub enum ConfigError {
     /// There must be at least one partition.
     #[error("lsh.partitions must be at least 1")]
     NoPartitions,
+    /// The settings could not be serialised for their fingerprint.
+    #[error("cannot serialise the settings for their fingerprint: {0}")]
+    Fingerprint(#[source] serde_json::Error),
 }
 
 impl Config {
@@ -256,10 +276,12 @@ impl Config {
     /// dbce version, the models built into it and the contents of the model files the settings
     /// name. A stage refuses input made with another fingerprint, so a rerun after a retrain
     /// or an upgrade never mixes old and new annotations.
-    pub fn fingerprint(&self) -> String {
+    ///
+    /// # Errors
+    /// Fails when the settings do not serialise.
+    pub fn fingerprint(&self) -> Result<String, ConfigError> {
         let mut hasher = Sha1::new();
-        // Serialising a plain struct of numbers, strings and a BTreeMap cannot fail.
-        hasher.update(serde_json::to_vec(self).unwrap_or_default());
+        hasher.update(serde_json::to_vec(self).map_err(ConfigError::Fingerprint)?);
         hasher.update(env!("CARGO_PKG_VERSION"));
         hasher.update(dbce_learn::built_in_models_digest());
         for path in [&self.annotate.model, &self.annotate.judge]
@@ -273,7 +295,7 @@ impl Config {
             }
         }
         let digest = hasher.finalize();
-        digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+        Ok(digest[..8].iter().map(|b| format!("{b:02x}")).collect())
     }
 }
 
@@ -286,9 +308,12 @@ mod tests {
         let base = Config::default();
         let mut other = base.clone();
         other.lsh.threshold = 0.5;
-        assert_ne!(base.fingerprint(), other.fingerprint());
-        assert_eq!(base.fingerprint(), Config::default().fingerprint());
-        assert_eq!(base.fingerprint().len(), 16);
+        assert_ne!(base.fingerprint().unwrap(), other.fingerprint().unwrap());
+        assert_eq!(
+            base.fingerprint().unwrap(),
+            Config::default().fingerprint().unwrap()
+        );
+        assert_eq!(base.fingerprint().unwrap().len(), 16);
     }
 
     #[test]
@@ -298,11 +323,11 @@ mod tests {
         std::fs::write(&path, b"first").unwrap();
         let mut config = Config::default();
         config.annotate.judge = Some(path.clone());
-        let first = config.fingerprint();
-        assert_eq!(first, config.fingerprint());
+        let first = config.fingerprint().unwrap();
+        assert_eq!(first, config.fingerprint().unwrap());
         std::fs::write(&path, b"retrained").unwrap();
-        assert_ne!(first, config.fingerprint());
-        assert_ne!(first, Config::default().fingerprint());
+        assert_ne!(first, config.fingerprint().unwrap());
+        assert_ne!(first, Config::default().fingerprint().unwrap());
     }
 
     #[test]

@@ -4,14 +4,14 @@
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PageTokens, Run, annotated_html};
 use dbce_dom::Document;
 
-use crate::Config;
-use crate::annotate::{AnnotatedPage, RunLabel};
-use crate::fetch::{FetchError, PageFetcher};
+use dbce_pipeline::Config;
+use dbce_pipeline::annotate::{AnnotatedPage, RunLabel};
+use dbce_pipeline::fetch::{FetchError, PageFetcher};
 
 /// The runs `labels` describe, placed on the page's `tokens`: each label's words must lie in
 /// one text node, as every run's do. `None` when a label does not fit the tokens (the page no
 /// longer reads as it did when it was annotated).
-pub fn labelled_runs(tokens: &PageTokens, labels: &[RunLabel]) -> Option<Vec<LabelledRun>> {
+pub(crate) fn labelled_runs(tokens: &PageTokens, labels: &[RunLabel]) -> Option<Vec<LabelledRun>> {
     labels
         .iter()
         .map(|label| {
@@ -41,7 +41,7 @@ pub fn labelled_runs(tokens: &PageTokens, labels: &[RunLabel]) -> Option<Vec<Lab
 /// # Errors
 /// Returns why the page could not be read back, or [`FetchError::RunsDoNotFit`] when its words
 /// are not those the run labelled.
-pub fn page_annotated_html(
+pub(crate) fn page_annotated_html(
     fetcher: &PageFetcher,
     config: &Config,
     page: &AnnotatedPage,
