@@ -49,15 +49,36 @@ pub(crate) struct FlatForest {
     /// Each tree's root.
     roots: Vec<u32>,
     nodes: Vec<FlatNode>,
+    /// Per tree `k`: the least and the greatest sum the leaves of trees `k..` can add (one
+    /// more entry, 0, after the last tree), for [`FlatForest::reaches`].
+    rest: Vec<(f64, f64)>,
 }
+
+/// How far from a threshold a bound must be for [`FlatForest::reaches`] to decide before the
+/// last tree: far more than the rounding of summing a forest's leaves in another order.
+const MARGIN: f64 = 1e-9;
 
 impl FlatForest {
     /// Compiles `trees` for rows of `n_features` values.
     pub(crate) fn compile(trees: &[Tree], n_features: usize) -> Result<Self, CompileError> {
         let mut flat = Self::default();
+        let mut leaf_ranges = Vec::with_capacity(trees.len());
         for tree in trees {
             let root = flat.add_tree(tree, n_features)?;
             flat.roots.push(root);
+            let leaves = tree.nodes.iter().filter_map(|node| match *node {
+                Node::Leaf { p_true } => Some(f64::from(p_true)),
+                Node::Split { .. } => None,
+            });
+            let range = leaves.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p), hi.max(p))
+            });
+            leaf_ranges.push(range);
+        }
+        flat.rest = vec![(0.0, 0.0); trees.len() + 1];
+        for (k, (lo, hi)) in leaf_ranges.into_iter().enumerate().rev() {
+            let (rest_lo, rest_hi) = flat.rest[k + 1];
+            flat.rest[k] = (rest_lo + lo, rest_hi + hi);
         }
         Ok(flat)
     }
@@ -139,6 +160,29 @@ impl FlatForest {
         (sum / self.roots.len() as f64) as f32
     }
 
+    /// Whether [`FlatForest::predict_proba`] of `row` is at least `threshold`, walking only
+    /// as many trees as it takes to know: after each tree, the sum so far plus the least (the
+    /// greatest) the other trees' leaves can add bounds the final probability, and once both
+    /// bounds, a [`MARGIN`] wider, fall on one side of the threshold the answer is that side.
+    /// The same answer as comparing the full probability (the final rounding to `f32` is
+    /// monotone), from fewer trees when the forest is sure.
+    pub(crate) fn reaches(&self, row: &[f32], threshold: f32) -> bool {
+        let n = self.roots.len() as f64;
+        let probability = |sum: f64| (sum / n) as f32;
+        let mut sum = 0.0_f64;
+        for tree in 0..self.roots.len() {
+            sum += f64::from(self.leaf_of(tree, row));
+            let (rest_lo, rest_hi) = self.rest[tree + 1];
+            if probability(sum + rest_lo - MARGIN) >= threshold {
+                return true;
+            }
+            if probability(sum + rest_hi + MARGIN) < threshold {
+                return false;
+            }
+        }
+        probability(sum) >= threshold
+    }
+
     /// [`FlatForest::predict_proba`] of every `d`-value row of `rows`, one tree at a time.
     pub(crate) fn predict_proba_rows(&self, rows: &[f32], d: usize) -> Vec<f32> {
         let mut sums = vec![0.0_f64; rows.len() / d];
@@ -205,6 +249,33 @@ mod tests {
                 let expected = walked(&forest, row);
                 prop_assert_eq!(forest.predict_proba(row).to_bits(), expected.to_bits());
                 prop_assert_eq!(batched.to_bits(), expected.to_bits());
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn reaching_a_threshold_is_comparing_the_probability(
+            train in proptest::collection::vec((0_u8..6, 0_u8..6, any::<bool>()), 20..120),
+            rows in proptest::collection::vec((0_u8..7, 0_u8..7), 1..40),
+            thresholds in proptest::collection::vec(0_u8..=20, 1..6),
+            trees in 1_u32..12,
+            seed in any::<u64>(),
+        ) {
+            let features: Vec<f32> = train.iter().flat_map(|&(a, b, _)| [a, b]).map(f32::from).collect();
+            let labels: Vec<bool> = train.iter().map(|t| t.2).collect();
+            let params = ForestParams { trees, min_samples_leaf: 1, seed, ..ForestParams::default() };
+            let forest = RandomForest::fit(&features, 2, &labels, &params).unwrap();
+            let value = |v: u8| if v == 6 { f32::NAN } else { f32::from(v) * 0.75 };
+            for &(a, b) in &rows {
+                let row = [value(a), value(b)];
+                let p = forest.predict_proba(&row);
+                // Thresholds on a grid of twentieths, and the probability itself and its
+                // neighbours, where a bound that is off by a rounding would show.
+                let near = [p, f32::from_bits(p.to_bits() + 1), f32::from_bits(p.to_bits().max(1) - 1)];
+                for t in thresholds.iter().map(|&t| f32::from(t) / 20.0).chain(near) {
+                    prop_assert_eq!(forest.flat.reaches(&row, t), p >= t, "p {} t {}", p, t);
+                }
             }
         }
     }

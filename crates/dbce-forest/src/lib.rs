@@ -320,12 +320,30 @@ impl RandomForest {
         blocks.concat()
     }
 
-    /// Whether `row` is predicted `true`: [`RandomForest::predict_proba`] `>= 0.5`.
+    /// Whether `row` is predicted `true`: [`RandomForest::predict_proba`] `>= 0.5`
+    /// ([`RandomForest::reaches`]).
     ///
     /// # Panics
     /// If `row.len()` differs from [`RandomForest::n_features`].
     pub fn predict(&self, row: &[f32]) -> bool {
-        self.predict_proba(row) >= 0.5
+        self.reaches(row, 0.5)
+    }
+
+    /// Whether [`RandomForest::predict_proba`] of `row` is at least `threshold`, always the
+    /// same answer as comparing it, but from only as many trees as it takes to know: the
+    /// trees are walked in order, and once the leaves so far, with the least or the greatest
+    /// the remaining trees' leaves can add, put the probability on one side of the threshold,
+    /// the rest are skipped. For a decision at a threshold, not a probability.
+    ///
+    /// # Panics
+    /// If `row.len()` differs from [`RandomForest::n_features`].
+    pub fn reaches(&self, row: &[f32], threshold: f32) -> bool {
+        assert_eq!(
+            row.len(),
+            self.n_features,
+            "row length differs from the model's features"
+        );
+        self.flat.reaches(row, threshold)
     }
 
     /// Number of features per row the model was trained on.
