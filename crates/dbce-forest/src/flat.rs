@@ -62,6 +62,10 @@ impl FlatForest {
     /// Compiles `trees` for rows of `n_features` values.
     pub(crate) fn compile(trees: &[Tree], n_features: usize) -> Result<Self, CompileError> {
         let mut flat = Self::default();
+        // Exactly the nodes the trees have (a forest is held for the whole process).
+        flat.nodes
+            .reserve_exact(trees.iter().map(|tree| tree.nodes.len()).sum());
+        flat.roots.reserve_exact(trees.len());
         let mut leaf_ranges = Vec::with_capacity(trees.len());
         for tree in trees {
             let root = flat.add_tree(tree, n_features)?;
