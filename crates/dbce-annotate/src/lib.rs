@@ -3,7 +3,8 @@
 //! For now this crate holds the text-run diff's matcher and the bit-pattern tables. The
 //! principal types are:
 //! - [`select_cross`]: a page's [`Cross`] among its candidates ([`CrossCandidate`], compared
-//!   by [`UrlKey`]);
+//!   by [`UrlKey`]), and [`free_family_runs`] for partners of the page's own paginated
+//!   document ([`UrlFamily`]);
 //! - [`BitPattern`] (a cross's [`Bits`] and a run's, over [`CrossRole`]s) and [`classify`],
 //!   Appendix B's tables ([`APPENDIX_B`]) as data, with [`InvalidMode`] for test case T002;
 //! - [`SequenceMatcher`], a faithful port of Python's `difflib.SequenceMatcher` (CPython
@@ -40,6 +41,7 @@
 mod annotation;
 mod cross;
 mod error;
+mod family;
 mod markdown;
 mod matcher;
 mod pattern;
@@ -51,6 +53,7 @@ pub use annotation::{
 };
 pub use cross::{Cross, CrossCandidate, UrlKey, select_cross};
 pub use error::{Error, Side};
+pub use family::{UrlFamily, free_family_runs};
 pub use markdown::content_markdown;
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
 pub use pattern::{

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
-    PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs,
-    content_markdown, resolve_invalid_by_parents, select_cross,
+    PatternClass, RunLayout, UrlFamily, UrlKey, WordId, annotate, annotated_html, classify_runs,
+    content_markdown, free_family_runs, resolve_invalid_by_parents, select_cross,
 };
 use dbce_classify::SinglePageMethod;
 use dbce_classify::page_type::smooth_page_types;
@@ -560,6 +560,20 @@ impl SiteStep<'_> {
         pages.into_iter().try_for_each(emit)
     }
 
+    /// The partners (`up`, `down`) of page `index`'s cross that are pages of its own URL
+    /// family: other pages of the same paginated thread or article.
+    fn family_partners(&self, index: usize, cross: &Cross<usize>) -> Bits {
+        let family = UrlFamily::of(&self.pages[index].url);
+        cross
+            .members()
+            .into_iter()
+            .filter(|&(role, j)| {
+                matches!(role, CrossRole::Up | CrossRole::Down)
+                    && UrlFamily::of(&self.pages[j].url) == family
+            })
+            .fold(Bits::default(), |bits, (role, _)| bits.with(role))
+    }
+
     fn parse(&self, index: usize) -> Result<(String, Document), FetchError> {
         let captured = self.fetcher.fetch(&self.pages[index])?;
         let doc = Document::parse(&captured.html, &self.config.sanitize)
@@ -611,6 +625,7 @@ impl SiteStep<'_> {
         };
         let mut runs = classify_runs(&runs, cross.bits(), mode);
         if matches!(method, ClassifyMethod::T001 | ClassifyMethod::Evidence) {
+            free_family_runs(&mut runs, cross.bits(), self.family_partners(index, &cross));
             resolve_invalid_by_parents(&doc, &mut runs);
         }
         let members = CrossMembers {
