@@ -6,9 +6,12 @@
 //! it boilerplate. It is not: the only pages that carry it are the document's own pages. When
 //! the cross also has a partner outside the family, that partner is the witness of what the
 //! template shares; a run it does not carry is judged as if the family's pages did not have it
-//! either ([`free_family_runs`]).
+//! either ([`free_family_runs`]). Pages of one thread are each other's most similar pages, so
+//! a cross whose partners are all of the page's family gets as `down` the most similar
+//! candidate outside it ([`with_outside_witness`]).
 
 use crate::annotation::{Decision, LabelledRun};
+use crate::cross::{Cross, CrossCandidate};
 use crate::pattern::{BitPattern, Bits, CrossRole, classify};
 
 /// Query keys that only number the pages of one document (`?page=2`, `&start=20`).
@@ -61,6 +64,43 @@ fn numbers_a_page(segment: &str) -> bool {
             .unwrap_or(rest);
         is_number(rest)
     })
+}
+
+/// `cross` (chosen by [`crate::select_cross`] for `cur` among `candidates`) with a witness
+/// outside the page's URL family: when `up` and `down` (if any) are both of the family
+/// (`in_family`), `down` becomes the most similar candidate that is not (ties by the smaller
+/// id), with a URL key and payload other than `cur`'s and `up`'s. Otherwise, or when no
+/// candidate is outside the family, `cross` is returned as it is.
+pub fn with_outside_witness<Id: Copy + Ord>(
+    cross: Cross<Id>,
+    cur: &CrossCandidate<Id>,
+    candidates: &[CrossCandidate<Id>],
+    in_family: impl Fn(&CrossCandidate<Id>) -> bool,
+) -> Cross<Id> {
+    let find = |id: Id| candidates.iter().find(|c| c.page == id);
+    let Some(up) = find(cross.up) else {
+        return cross;
+    };
+    let down_inside = cross.down.and_then(find).is_none_or(&in_family);
+    if !in_family(up) || !down_inside {
+        return cross;
+    }
+    let witness = candidates
+        .iter()
+        .filter(|c| c.page != cur.page && c.payload != cur.payload && c.url != cur.url)
+        .filter(|c| c.url != up.url && c.payload != up.payload && !in_family(c))
+        .min_by(|a, b| {
+            b.similarity
+                .total_cmp(&a.similarity)
+                .then(a.page.cmp(&b.page))
+        });
+    match witness {
+        Some(w) => Cross {
+            down: Some(w.page),
+            ..cross
+        },
+        None => cross,
+    }
 }
 
 /// Reclassifies the runs of a page whose cross has the members `cross`, of which the partners
@@ -140,6 +180,45 @@ mod tests {
             family("https://a.example/viewtopic.php?t=7")
         );
         assert_eq!(family("not a url"), family("not a url"));
+    }
+
+    fn candidate(page: u32, url: &str, similarity: f64) -> CrossCandidate<u32> {
+        let mut payload = [0; 20];
+        payload[..4].copy_from_slice(&page.to_be_bytes());
+        CrossCandidate {
+            page,
+            url: crate::UrlKey::of(url),
+            captured: 0,
+            payload,
+            similarity,
+        }
+    }
+
+    #[test]
+    fn a_cross_of_one_thread_gets_a_witness_from_outside() {
+        let thread = "https://f.example/t/1-a/";
+        let cur = candidate(0, "https://f.example/t/1-a/page-2/", 1.0);
+        let candidates = vec![
+            candidate(1, thread, 0.9),
+            candidate(2, "https://f.example/t/1-a/page-3/", 0.8),
+            candidate(3, "https://f.example/t/2-b/", 0.5),
+            candidate(4, "https://f.example/t/3-c/", 0.6),
+        ];
+        // Pages 0, 1 and 2 are the thread's.
+        let in_family = |c: &CrossCandidate<u32>| c.page <= 2;
+        let cross = crate::select_cross(&cur, &candidates).unwrap();
+        assert_eq!((cross.up, cross.down), (1, Some(2)));
+        let cross = with_outside_witness(cross, &cur, &candidates, in_family);
+        assert_eq!((cross.up, cross.down), (1, Some(4)));
+        // A cross that has a partner outside already keeps it.
+        let outside = Cross {
+            down: Some(3),
+            ..cross
+        };
+        assert_eq!(
+            with_outside_witness(outside, &cur, &candidates, in_family),
+            outside
+        );
     }
 
     fn run(bits: &[CrossRole], cross: Bits) -> LabelledRun {

@@ -53,7 +53,7 @@ pub use annotation::{
 };
 pub use cross::{Cross, CrossCandidate, UrlKey, select_cross};
 pub use error::{Error, Side};
-pub use family::{UrlFamily, free_family_runs};
+pub use family::{UrlFamily, free_family_runs, with_outside_witness};
 pub use markdown::content_markdown;
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
 pub use pattern::{

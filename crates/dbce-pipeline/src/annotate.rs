@@ -18,6 +18,7 @@ use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
     PatternClass, RunLayout, UrlFamily, UrlKey, WordId, annotate, annotated_html, classify_runs,
     content_markdown, free_family_runs, resolve_invalid_by_parents, select_cross,
+    with_outside_witness,
 };
 use dbce_classify::SinglePageMethod;
 use dbce_classify::page_type::smooth_page_types;
@@ -358,6 +359,7 @@ fn plan_crosses(
         }
     }
     let urls: Vec<UrlKey> = pages.iter().map(|p| UrlKey::of(&p.url)).collect();
+    let families: Vec<UrlFamily> = pages.iter().map(|p| UrlFamily::of(&p.url)).collect();
     let mut by_url: BTreeMap<(&str, &UrlKey), Vec<usize>> = BTreeMap::new();
     for (i, page) in pages.iter().enumerate() {
         by_url.entry((&page.site.0, &urls[i])).or_default().push(i);
@@ -403,6 +405,9 @@ fn plan_crosses(
                 .filter(|c| c.similarity >= min_similarity || c.url == urls[i])
                 .collect();
             let cross = select_cross(&candidate(i), &list)?;
+            let cross = with_outside_witness(cross, &candidate(i), &list, |c| {
+                families[c.page] == families[i]
+            });
             let members: Vec<usize> = cross.members().into_iter().map(|(_, j)| j).collect();
             let similarity = list
                 .iter()
