@@ -242,6 +242,7 @@ pub fn decision_name(decision: Decision) -> &'static str {
         Decision::SinglePage => "single-page",
         Decision::Propagated => "propagated",
         Decision::Family => "url-family",
+        Decision::Teaser => "teaser",
     }
 }
 

@@ -17,8 +17,8 @@ use std::path::PathBuf;
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
     PatternClass, RunLayout, UrlFamily, UrlKey, WordId, annotate, annotated_html, classify_runs,
-    content_markdown, free_family_runs, resolve_invalid_by_parents, select_cross,
-    with_outside_witness,
+    content_markdown, free_family_runs, keep_teaser_headlines, resolve_invalid_by_parents,
+    select_cross, with_outside_witness,
 };
 use dbce_classify::SinglePageMethod;
 use dbce_classify::page_type::smooth_page_types;
@@ -631,6 +631,7 @@ impl SiteStep<'_> {
         let mut runs = classify_runs(&runs, cross.bits(), mode);
         if matches!(method, ClassifyMethod::T001 | ClassifyMethod::Evidence) {
             free_family_runs(&mut runs, cross.bits(), self.family_partners(index, &cross));
+            keep_teaser_headlines(&doc, &self.pages[index].url, &mut runs);
             resolve_invalid_by_parents(&doc, &mut runs);
         }
         let members = CrossMembers {
