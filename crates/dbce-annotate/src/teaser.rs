@@ -15,16 +15,19 @@ use crate::pattern::{CrossRole, PatternClass};
 /// Fewest words of a summary: shorter unlinked text (a date, a "by" line) does not vouch for
 /// the headline.
 const SUMMARY_WORDS: u32 = 6;
+/// Or fewest bytes, for scripts written without spaces (60 bytes: 20 Japanese characters).
+const SUMMARY_BYTES: u32 = 60;
 /// How far above the link the item may end: the link's parent, grandparent or great-grandparent.
 const ITEM_LEVELS: usize = 3;
 
 /// Makes content the headline runs of teasers whose summary the cross keeps. A run qualifies
 /// when the patterns made it boilerplate or `invalid` because a partner (`up` or `down`)
 /// carries it, it lies
-/// in a link to a page of the same host as `page_url` (or a relative link), and the smallest
+/// in a link to a page of the same host as `page_url` (or a relative link) that does not sit in
+/// running text (no other text beside it in its parent element), and the smallest
 /// element around the link (at most [`ITEM_LEVELS`] up) that holds other text is one teaser
 /// (no link in it goes elsewhere) with a summary: a run of at least [`SUMMARY_WORDS`] words
-/// outside every link that no partner carries and the patterns do not make boilerplate.
+/// (or [`SUMMARY_BYTES`] bytes) outside every link that no partner carries and the patterns do not make boilerplate.
 /// Returns how many runs changed.
 pub fn keep_teaser_headlines(doc: &Document, page_url: &str, runs: &mut [LabelledRun]) -> usize {
     let base = url::Url::parse(page_url).ok();
@@ -46,7 +49,7 @@ pub fn keep_teaser_headlines(doc: &Document, page_url: &str, runs: &mut [Labelle
             !linked
                 && !shared(r)
                 && r.class != PatternClass::Boilerplate
-                && r.run.words >= SUMMARY_WORDS
+                && (r.run.words >= SUMMARY_WORDS || r.run.end - r.run.start >= SUMMARY_BYTES)
         })
         .collect();
     let mut promote = Vec::new();
@@ -74,6 +77,17 @@ pub fn keep_teaser_headlines(doc: &Document, page_url: &str, runs: &mut [Labelle
             continue;
         }
         let inside_link = range(link);
+        // A link inside running text (a paragraph's words around it) is no headline.
+        let parent = link.parent().map(NodeRef::id);
+        let inline = link.parent().is_some_and(|p| {
+            runs_in(&nodes, range(p)).any(|j| {
+                !inside_link.contains(&nodes[j].get())
+                    && doc.get(nodes[j]).and_then(NodeRef::parent).map(NodeRef::id) == parent
+            })
+        });
+        if inline {
+            continue;
+        }
         for item in link.ancestors().take(ITEM_LEVELS) {
             let inside_item = range(item);
             let others: Vec<usize> = runs_in(&nodes, inside_item)
@@ -168,10 +182,13 @@ mod tests {
                 <p>The city council confirmed that traffic returns on Monday morning.</p></li>
             <li><h3><a href="https://elsewhere.example/x">Elsewhere story reopens after repairs</a></h3>
                 <p>Another summary that only this page shows to its many readers.</p></li>
+            <li><p>Running text around <a href="/news/inline">a shared inline link to the site</a>
+                that this page alone writes, with many words.</p></li>
             </ul><aside><a href="/news/most-read">Most read headline of the week</a></aside>
             </body></html>"#;
         let partner = r#"<html><body><a href="/news/harbour-bridge">Harbour bridge reopens after repairs</a>
             <a href="https://elsewhere.example/x">Elsewhere story reopens after repairs</a>
+            <a href="/news/inline">a shared inline link to the site</a>
             <a href="/news/most-read">Most read headline of the week</a></body></html>"#;
         let (doc, mut runs) = classified(page, partner);
         let changed = keep_teaser_headlines(&doc, "https://www.city.example/news/", &mut runs);
@@ -191,6 +208,11 @@ mod tests {
         // A link to another site, and a teaser without a summary, stay boilerplate.
         assert!(!content.iter().any(|t| t.starts_with("Elsewhere")));
         assert!(!content.iter().any(|t| t.starts_with("Most read")));
+        assert!(
+            !content
+                .iter()
+                .any(|t| t.starts_with("a shared inline link"))
+        );
         let teaser = runs
             .iter()
             .find(|r| text_of(&doc, r).starts_with("Harbour"));
