@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Resubmits what a Slurm run of dbce did not finish: for each stage of the run (submit.sh's
 # --from..--until), the shards that are not complete, and nothing else. A shard is complete when
-# its done marker WORK/STAGE/_done/NNNNN exists (for `index`: OUT/report.json; the `done`
+# its done marker WORK/STAGE/_done/NNNNN exists (for `merge`: OUT/report.json; the `done`
 # column of stages.txt).
 # The first incomplete stage gets only its failed shards; the stages after it (whose shards
 # cannot be done yet) follow with afterok, as in submit.sh.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Submits dbce's pipeline to Slurm: one job array per stage (read, group, annotate, finish,
-# index: the table in stages.txt), each stage after the previous one with afterok.
+# index, merge: the table in stages.txt), each stage after the previous one with afterok.
 #
 # usage: scripts/slurm/submit.sh --work DIR [options] INPUT...
 #   --work DIR         the run's work directory (shared by all nodes)
-#   --out DIR          output directory (needed by the stages that write it: finish, index)
+#   --out DIR          output directory (needed by the stages that write it: finish, index, merge)
 #   --world N          read tasks: task R reads the inputs whose index is R mod N (default 1)
 #   --config FILE      dbce configuration; its lsh.partitions sets the partition stages' size
 #   --dbce BIN         the dbce binary, on a path every node sees (default: $DBCE, else `dbce`)
@@ -14,7 +14,7 @@
 #                      bigger stages become several arrays, each task's shard is index + offset
 #   --logs DIR         task logs DIR/STAGE-JOBID_INDEX.log (default: WORK/slurm/logs)
 #   --from STAGE       first stage to submit (default: read)
-#   --until STAGE      last stage to submit (default: index)
+#   --until STAGE      last stage to submit (default: merge)
 #   --sbatch-arg ARG   passed to every sbatch, repeatable (e.g. --sbatch-arg=--time=60
 #                      --sbatch-arg=--partition=batch); SBATCH_* variables work too
 #   --wait             wait for the jobs; exit 0 only if every shard left its done marker

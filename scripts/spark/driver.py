@@ -1,6 +1,6 @@
 """Run dbce's staged pipeline on Apache Spark: one Spark task per shard, stage after stage.
 
-Each stage of scripts/slurm/stages.txt (read, group, annotate, finish, index) becomes one Spark
+Each stage of scripts/slurm/stages.txt (read, group, annotate, finish, index, merge) becomes one Spark
 job over `range(shards)` with one element per partition; every task runs the same subcommand a
 Slurm array task runs (`dbce stage STAGE --work W ...` through subprocess), so the binary does
 the work and Spark only schedules. A stage starts when every task of the previous one has
@@ -105,7 +105,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dbce", required=True, help="the dbce binary (same path on every executor)")
     ap.add_argument("--work", required=True, help="the run's work directory (shared)")
-    ap.add_argument("--out", help="output directory (finish, index)")
+    ap.add_argument("--out", help="output directory (finish, index, merge)")
     ap.add_argument("--world", type=int, default=1, help="read tasks (default 1)")
     ap.add_argument("--config", help="dbce configuration (its lsh.partitions sizes the merges)")
     ap.add_argument("--from", dest="first", help="first stage (default: the first)")

@@ -12,8 +12,9 @@ pub enum IndexError {
         /// The directory.
         dir: PathBuf,
     },
-    /// There is no index at the directory (it does not exist, or has no `meta.json`).
-    #[error("{}: no index here (no meta.json)", dir.display())]
+    /// There is no index at the directory: it does not exist, or neither it nor a
+    /// subdirectory (a shard) has a `meta.json`.
+    #[error("{}: no index here (no meta.json, nor a shard directory with one)", dir.display())]
     Missing {
         /// The directory.
         dir: PathBuf,
@@ -25,6 +26,15 @@ pub enum IndexError {
         dir: PathBuf,
         /// The missing field.
         field: &'static str,
+    },
+    /// Two shards of a sharded index have different schemas (written by different versions),
+    /// so their scores cannot be merged.
+    #[error("{}: its schema differs from that of the shard {}; rebuild the index", dir.display(), first.display())]
+    ShardSchema {
+        /// The shard that differs.
+        dir: PathBuf,
+        /// The first shard.
+        first: PathBuf,
     },
     /// The query does not parse; `message` is tantivy's query parser error.
     #[error("bad query {query:?}: {message}")]

@@ -8,9 +8,11 @@ use serde_json::Value;
 use sha1::{Digest as _, Sha1};
 
 use crate::IndexError;
+use crate::search::index_dirs;
 
 /// A SHA-1 over the index at `dir`, `sha1:` and 40 hex digits, equal for two builds of the
-/// same pages with the same settings.
+/// same pages with the same settings. `dir` is one index or a directory of shards, as
+/// [`crate::search`] takes it; shards are hashed in order with their directory names.
 ///
 /// Two builds never have byte-identical files: tantivy names each segment after a random UUID,
 /// in its file names and in `meta.json`. The fingerprint therefore hashes `meta.json` (settings,
@@ -19,9 +21,26 @@ use crate::IndexError;
 /// index once.
 ///
 /// # Errors
-/// [`IndexError::Missing`] if `dir` has no `meta.json`, [`IndexError::Io`] if a file cannot be
-/// read or `meta.json` is not tantivy's.
+/// [`IndexError::Missing`] if `dir` holds no index, [`IndexError::Io`] if a file cannot be
+/// read or a `meta.json` is not tantivy's.
 pub fn fingerprint(dir: &Path) -> Result<String, IndexError> {
+    let shards = index_dirs(dir)?;
+    if shards.len() == 1 && shards[0] == dir {
+        return index_fingerprint(dir);
+    }
+    let mut hasher = Sha1::new();
+    for shard in shards {
+        let name = shard.file_name().unwrap_or_default();
+        hasher.update(name.as_encoded_bytes());
+        hasher.update([0]);
+        hasher.update(index_fingerprint(&shard)?.as_bytes());
+        hasher.update([0]);
+    }
+    Ok(format!("sha1:{}", hex(&hasher.finalize())))
+}
+
+/// The fingerprint of the one index at `dir`.
+fn index_fingerprint(dir: &Path) -> Result<String, IndexError> {
     let meta_path = dir.join("meta.json");
     let text = match fs::read_to_string(&meta_path) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -120,9 +139,9 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_meta_json_is_a_missing_index() {
+    fn a_missing_directory_is_a_missing_index() {
         let dir = tempfile::tempdir().unwrap();
-        let error = fingerprint(dir.path()).err();
+        let error = fingerprint(&dir.path().join("index")).err();
         assert!(
             matches!(error, Some(IndexError::Missing { .. })),
             "{error:?}"

@@ -8,7 +8,8 @@
 //! - [`build_index`] (and [`build_index_with`] an [`IndexConfig`]), which writes an index into
 //!   a new directory and returns an [`IndexSummary`];
 //! - [`search`], which parses a query in tantivy's language and returns ranked [`Hit`]s with
-//!   highlighted snippets;
+//!   highlighted snippets, from one index or from a directory of shard indexes searched as one
+//!   (BM25 statistics summed over the shards: the hits and order one index would give);
 //! - [`IndexError`], the one error type.
 //!
 //! **Schema.** A page's title and text are indexed by the analyser its language calls for

@@ -1,13 +1,18 @@
-//! Searching an index: tantivy's query parser over `title` and `text`, BM25 ranking, and a
-//! highlighted snippet of `text` per hit.
+//! Searching an index, or several shards of one as one: tantivy's query parser over `title`
+//! and `text`, BM25 ranking with statistics over all shards, and a highlighted snippet of
+//! `text` per hit.
 
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{Query, QueryParser};
-use tantivy::schema::{Field, Value as _};
+use tantivy::query::{Bm25StatisticsProvider, Query, QueryParser};
+use tantivy::schema::{Field, Schema, Value as _};
 use tantivy::snippet::{Snippet, SnippetGenerator};
-use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
+use tantivy::{
+    DocAddress, Index, IndexReader, ReloadPolicy, Score, Searcher, TantivyDocument, Term,
+};
 
 use crate::IndexError;
 use crate::analyser::{CjkMode, tokenizers};
@@ -54,64 +59,237 @@ pub struct Hit {
 
 /// Searches the index at `dir` and returns up to `limit` hits, best first.
 ///
+/// `dir` is one index, or a directory of indexes, one per shard (each a subdirectory with its
+/// own `meta.json`, as `dbce run` writes one per partition: `index/part-00000/`, …), searched
+/// as one: see [`open_shards`] for which subdirectories count and [`ShardStatistics`] for why
+/// the hits, their scores and their order are those one index of all the pages would give.
+///
 /// `query` is in tantivy's query language over the fields `title` and `text`: every term must
 /// match unless `OR` says otherwise; `"…"` for phrases, `-term` to exclude, `site:example.com`
 /// (exact, lowercase) to filter by site, `date:[2024-01-01T00:00:00Z TO 2024-07-01T00:00:00Z}`
 /// for a date range, `lang:jpn` to filter by language, `url:"https://…"` and
 /// `id:"<urn:uuid:…>"` for one page. Matching is on lowercased Unicode words, without stemming;
 /// in pages of Chinese, Japanese, Korean, Thai, Khmer and Burmese on any sequence of
-/// characters (`crate::analyser`). Equal scores keep the index's (input) order.
+/// characters (`crate::analyser`). Equal scores keep the input order: the shards in order of
+/// their names, and the pages of a shard in the order it was built from.
 ///
 /// # Errors
 /// [`IndexError::Missing`] if `dir` holds no index, [`IndexError::Query`] if `query` does not
-/// parse, [`IndexError::Tantivy`] if the index cannot be read.
+/// parse, [`IndexError::Schema`] if an index was not written by this crate,
+/// [`IndexError::ShardSchema`] if two shards' schemas differ, [`IndexError::Tantivy`] if an
+/// index cannot be read.
 pub fn search(dir: &Path, query: &str, limit: usize) -> Result<Vec<Hit>, IndexError> {
-    let (index, fields) = open(dir)?;
-    let reader: IndexReader = index
-        .reader_builder()
-        .reload_policy(ReloadPolicy::Manual)
-        .try_into()
-        .map_err(IndexError::tantivy(dir))?;
-    let searcher = reader.searcher();
-    let parsed = parse(&index, &fields, query)?;
+    let shards = open_shards(dir)?;
+    let Some(first) = shards.first() else {
+        return Err(IndexError::Missing { dir: dir.into() });
+    };
+    let fields = first.fields;
+    let parsed = parse(first.index.schema(), &fields, query)?;
     if limit == 0 {
         return Ok(Vec::new());
     }
-    let top = searcher
-        .search(&parsed, &TopDocs::with_limit(limit).order_by_score())
-        .map_err(IndexError::tantivy(dir))?;
-    let snippets = |field| {
-        let mut snippets = SnippetGenerator::create(&searcher, &*parsed, field)
-            .map_err(IndexError::tantivy(dir))?;
-        snippets.set_max_num_chars(SNIPPET_CHARS);
-        Ok::<_, IndexError>(snippets)
-    };
-    let snippets = [snippets(fields.text)?, snippets(fields.text_cjk)?];
+    let statistics = ShardStatistics(&shards);
+    let mut top: Vec<(Score, usize, DocAddress)> = Vec::new();
+    for (number, shard) in shards.iter().enumerate() {
+        let hits = shard
+            .searcher
+            .search_with_statistics_provider(
+                &*parsed,
+                &TopDocs::with_limit(limit).order_by_score(),
+                &statistics,
+            )
+            .map_err(IndexError::tantivy(&shard.dir))?;
+        top.extend(
+            hits.into_iter()
+                .map(|(score, address)| (score, number, address)),
+        );
+    }
+    // Best score first; equal scores in input order (shard, then document), as one index of
+    // the shards' pages in shard order would rank them.
+    top.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    top.truncate(limit);
+    let snippets = [
+        snippet_generator(first, &statistics, &*parsed, fields.text)?,
+        snippet_generator(first, &statistics, &*parsed, fields.text_cjk)?,
+    ];
     top.into_iter()
-        .map(|(score, address)| {
-            let document: TantivyDocument =
-                searcher.doc(address).map_err(IndexError::tantivy(dir))?;
+        .map(|(score, number, address)| {
+            let shard = &shards[number];
+            let document: TantivyDocument = shard
+                .searcher
+                .doc(address)
+                .map_err(IndexError::tantivy(&shard.dir))?;
             Ok(hit(&fields, &document, score, &snippets))
         })
         .collect()
 }
 
-/// Opens the index at `dir` and resolves its fields.
-fn open(dir: &Path) -> Result<(Index, Fields), IndexError> {
-    if !dir.join("meta.json").is_file() {
+/// One open index of a sharded search.
+struct Shard {
+    /// Its directory.
+    dir: PathBuf,
+    /// The index.
+    index: Index,
+    /// Its fields.
+    fields: Fields,
+    /// A searcher over its segments.
+    searcher: Searcher,
+}
+
+/// The shards of a search over `dir`, opened; their schemas must be the same.
+///
+/// # Errors
+/// As [`index_dirs`]; [`IndexError::ShardSchema`] if two shards' schemas differ,
+/// [`IndexError::Schema`] if one lacks a field, [`IndexError::Tantivy`] if one cannot be read.
+fn open_shards(dir: &Path) -> Result<Vec<Shard>, IndexError> {
+    let shards = index_dirs(dir)?
+        .iter()
+        .map(|dir| open(dir))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(first) = shards.first()
+        && let Some(other) = shards
+            .iter()
+            .find(|shard| shard.index.schema() != first.index.schema())
+    {
+        return Err(IndexError::ShardSchema {
+            dir: other.dir.clone(),
+            first: first.dir.clone(),
+        });
+    }
+    Ok(shards)
+}
+
+/// The indexes under `dir`: `dir` itself when it holds an index (`meta.json`); otherwise every
+/// subdirectory that holds one, in order of name, except those named `*.tmp` (a build in
+/// progress, [`crate::build_index`]).
+///
+/// # Errors
+/// [`IndexError::Missing`] if `dir` does not exist or holds no index, [`IndexError::Io`] if it
+/// cannot be listed.
+pub(crate) fn index_dirs(dir: &Path) -> Result<Vec<PathBuf>, IndexError> {
+    if dir.join(META).is_file() {
+        return Ok(vec![dir.to_owned()]);
+    }
+    let entries = match fs::read_dir(dir) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(IndexError::Missing { dir: dir.into() });
+        }
+        entries => entries.map_err(IndexError::io(dir))?,
+    };
+    let mut dirs = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(IndexError::io(dir))?.path();
+        let in_progress = path.extension().is_some_and(|e| e == "tmp");
+        if !in_progress && path.join(META).is_file() {
+            dirs.push(path);
+        }
+    }
+    dirs.sort();
+    if dirs.is_empty() {
         return Err(IndexError::Missing { dir: dir.into() });
     }
+    Ok(dirs)
+}
+
+/// The name of an index's metadata file, which marks a directory as an index.
+pub(crate) const META: &str = "meta.json";
+
+/// Opens the index at `dir` and resolves its fields.
+fn open(dir: &Path) -> Result<Shard, IndexError> {
     let mut index = Index::open_in_dir(dir).map_err(IndexError::tantivy(dir))?;
     index.set_tokenizers(tokenizers(CjkMode::Index));
     let fields = Fields::resolve(&index.schema(), dir)?;
-    Ok((index, fields))
+    let reader: IndexReader = index
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .try_into()
+        .map_err(IndexError::tantivy(dir))?;
+    Ok(Shard {
+        dir: dir.to_owned(),
+        index,
+        fields,
+        searcher: reader.searcher(),
+    })
+}
+
+/// BM25's statistics summed over all shards: documents, tokens per field, documents per term.
+///
+/// tantivy scores a document with the statistics of the searcher it is in; per shard, a term
+/// rare in one shard and common in another would score differently in each, and the merged
+/// order would depend on how pages fall into shards. Summed, every document gets the score it
+/// would get in one index of all shards' pages (the sums are exact integers, and a document's
+/// own field lengths are stored with it), so the merged top-k is that index's top-k. The cost
+/// is one term-dictionary lookup per query term and shard, before the search.
+struct ShardStatistics<'a>(&'a [Shard]);
+
+impl Bm25StatisticsProvider for ShardStatistics<'_> {
+    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        self.0
+            .iter()
+            .map(|shard| shard.searcher.total_num_tokens(field))
+            .sum()
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        self.0
+            .iter()
+            .map(|shard| Bm25StatisticsProvider::total_num_docs(&shard.searcher))
+            .sum()
+    }
+
+    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        self.0
+            .iter()
+            .map(|shard| shard.searcher.doc_freq(term))
+            .sum()
+    }
+}
+
+/// The snippet generator of `field` for `query`, with its terms weighted by their document
+/// frequency over all shards (as tantivy's `SnippetGenerator::create` weighs them over one
+/// index), so a hit's snippet does not depend on the shard it is in.
+fn snippet_generator(
+    shard: &Shard,
+    statistics: &ShardStatistics<'_>,
+    query: &dyn Query,
+    field: Field,
+) -> Result<SnippetGenerator, IndexError> {
+    let mut terms: BTreeSet<&Term> = BTreeSet::new();
+    query.query_terms(&mut |term, _| {
+        if term.field() == field {
+            terms.insert(term);
+        }
+    });
+    let mut weights: BTreeMap<String, Score> = BTreeMap::new();
+    for term in terms {
+        let value = term.value();
+        let Some(text) = value.as_str() else {
+            continue;
+        };
+        let documents = statistics
+            .doc_freq(term)
+            .map_err(IndexError::tantivy(&shard.dir))?;
+        if documents > 0 {
+            weights.insert(text.to_owned(), 1.0 / (1.0 + documents as Score));
+        }
+    }
+    let tokenizer = shard
+        .index
+        .tokenizer_for_field(field)
+        .map_err(IndexError::tantivy(&shard.dir))?;
+    Ok(SnippetGenerator::new(
+        weights,
+        tokenizer,
+        field,
+        SNIPPET_CHARS,
+    ))
 }
 
 /// Parses `query` with the title and text fields of both analysers as default fields, all
 /// terms required; n-gram fields read the query in [`CjkMode::Query`].
-fn parse(index: &Index, fields: &Fields, query: &str) -> Result<Box<dyn Query>, IndexError> {
+fn parse(schema: Schema, fields: &Fields, query: &str) -> Result<Box<dyn Query>, IndexError> {
     let mut parser = QueryParser::new(
-        index.schema(),
+        schema,
         vec![fields.title, fields.text, fields.title_cjk, fields.text_cjk],
         tokenizers(CjkMode::Query),
     );
@@ -218,6 +396,31 @@ fn collapse_whitespace(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards_whose_schemas_differ_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let page = crate::IndexedPage {
+            title: "Lighthouse".to_owned(),
+            ..Default::default()
+        };
+        crate::build_index(&tmp.path().join("part-00000"), [page]).unwrap();
+        // Every field of this crate and one more, as another version might write.
+        let (schema, _) = Fields::schema();
+        let mut builder = Schema::builder();
+        for (_, entry) in schema.fields() {
+            builder.add_field(entry.clone());
+        }
+        builder.add_text_field("extra", tantivy::schema::TEXT);
+        let other = tmp.path().join("part-00001");
+        fs::create_dir(&other).unwrap();
+        Index::create_in_dir(&other, builder.build()).unwrap();
+        let error = search(tmp.path(), "lighthouse", 10).err();
+        assert!(
+            matches!(&error, Some(IndexError::ShardSchema { dir, .. }) if *dir == other),
+            "{error:?}"
+        );
+    }
 
     #[test]
     fn leading_text_cuts_at_a_word_boundary() {

@@ -499,3 +499,117 @@ fn words_of_languages_written_without_spaces_are_found_inside_the_text() {
     let hits = search(&dir, "晴れ", 10).unwrap();
     assert!(hits[0].snippet.contains("**晴れ**"), "{}", hits[0].snippet);
 }
+
+/// Page `n` of a generated corpus: words drawn from a small vocabulary by a fixed generator,
+/// `lighthouse` far more often in the first third, and every seventh page a copy of the one
+/// before it (equal scores, whose order must be the input's).
+fn generated_page(n: u64) -> IndexedPage {
+    const WORDS: [&str; 12] = [
+        "harbour",
+        "ship",
+        "storm",
+        "keeper",
+        "lamp",
+        "tide",
+        "quay",
+        "tram",
+        "council",
+        "museum",
+        "coast",
+        "lighthouse",
+    ];
+    let source = if n % 7 == 6 { n - 1 } else { n };
+    let mut state = source.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut words = Vec::new();
+    for _ in 0..(8 + source % 23) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut word = WORDS[(state % WORDS.len() as u64) as usize];
+        if n < 40 && state % 5 == 0 {
+            word = "lighthouse";
+        }
+        words.push(word);
+    }
+    let title = words[..3].join(" ");
+    page(
+        n,
+        ["a.example", "b.example"][(n % 2) as usize],
+        "2024-05-01T12:00:00Z",
+        &title,
+        &words.join(" "),
+    )
+}
+
+#[test]
+fn shards_search_as_one_index_with_the_same_hits_scores_and_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pages: Vec<IndexedPage> = (0..120).map(generated_page).collect();
+    let whole = tmp.path().join("whole");
+    build_index(&whole, pages.clone()).unwrap();
+    // Three shards of unequal size in input order, as partitions would hold them.
+    let sharded = tmp.path().join("sharded");
+    for (name, range) in [
+        ("part-00000", 0..40),
+        ("part-00001", 40..55),
+        ("part-00002", 55..120),
+    ] {
+        build_index(&sharded.join(name), pages[range].to_vec()).unwrap();
+    }
+    // A half-built shard is no shard.
+    std::fs::create_dir_all(sharded.join("part-00003.tmp")).unwrap();
+    std::fs::copy(
+        whole.join("meta.json"),
+        sharded.join("part-00003.tmp/meta.json"),
+    )
+    .unwrap();
+    let queries = [
+        "lighthouse",
+        "lighthouse keeper",
+        "harbour OR tram",
+        "storm -lighthouse",
+        "\"tide quay\"",
+        "lamp site:b.example",
+        "title:museum",
+    ];
+    for query in queries {
+        for limit in [1, 5, 200] {
+            let one = search(&whole, query, limit).unwrap();
+            let many = search(&sharded, query, limit).unwrap();
+            assert!(!one.is_empty(), "{query}");
+            assert_eq!(one, many, "{query} top {limit}");
+        }
+    }
+    let all = search(&sharded, "lighthouse", 200).unwrap();
+    assert!(
+        all.windows(2).any(|w| w[0].score == w[1].score),
+        "the corpus has ties"
+    );
+    // Per-shard statistics would score differently: the summed ones are what makes the hits
+    // equal. A page of the last shard scores otherwise in its shard alone.
+    let alone = search(&sharded.join("part-00002"), "lighthouse", 1).unwrap();
+    let merged = all.iter().find(|hit| hit.id == alone[0].id).unwrap();
+    assert_ne!(alone[0].score, merged.score);
+    assert_eq!(
+        fingerprint(&sharded).unwrap(),
+        fingerprint(&sharded).unwrap()
+    );
+    assert_ne!(fingerprint(&sharded).unwrap(), fingerprint(&whole).unwrap());
+}
+
+#[test]
+fn a_foreign_shard_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sharded = tmp.path().join("sharded");
+    build_index(&sharded.join("part-00000"), pages()).unwrap();
+    let foreign = sharded.join("part-00001");
+    std::fs::create_dir_all(&foreign).unwrap();
+    let mut builder = tantivy::schema::Schema::builder();
+    builder.add_text_field("body", tantivy::schema::TEXT);
+    tantivy::Index::create_in_dir(&foreign, builder.build()).unwrap();
+    let error = search(&sharded, "lighthouse", 10).unwrap_err();
+    assert!(
+        matches!(&error, IndexError::Schema { dir, .. } if *dir == foreign),
+        "{error:?}"
+    );
+}

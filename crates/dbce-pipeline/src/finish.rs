@@ -1,16 +1,17 @@
-//! Stage `finish`, stage 3: one partition's annotated pages become output records, and the
-//! single last step ([`run_index`]) merges the parts, builds the full-text index and the report.
+//! Stage `finish`, stage 3: one partition's annotated pages become output records; stage
+//! [`crate::index`] indexes them per partition, and the last step ([`crate::merge`]) merges
+//! the parts' CDXJ and writes the report.
 //!
 //! Output directory layout (`docs/formats.md`):
 //! - `text/part-PART.jsonl.gz`: one JSON object per page ([`TextRecord`]), by page id;
 //! - `warc/part-PART.warc.gz`: a `warcinfo` record, then a `conversion` record per page, one
-//!   gzip member each, and `warc/part-PART.cdxj` indexing the conversion records;
-//!   `warc/index.cdxj` merges and sorts them all;
+//!   gzip member each, and `warc/part-PART.cdxj` indexing the conversion records, sorted;
+//!   `warc/index.cdxj` merges them all ([`crate::merge`]);
 //!
 //! A partition without pages writes no part files, so every file is a valid, non-empty gzip
 //! or CDXJ file.
 //! - `html/part-PART/PAGE.html`: the annotated HTML, when `annotate.annotated-html` is on;
-//! - `index/`: the tantivy index of the text;
+//! - `index/part-PART/`: the tantivy index of the partition's text ([`crate::index`]);
 //! - `report.json`: counts per stage ([`RunReport`]).
 
 use std::collections::BTreeMap;
@@ -27,15 +28,13 @@ use serde::{Deserialize, Serialize};
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
 use crate::page::{PageId, PageRef};
 use crate::shard::{PartitionStart, start_partition};
-use crate::work::{WorkDir, write_atomically};
-use crate::{Config, SkipReason, StageError, StageReport, group, read};
+use crate::work::{self, WorkDir, write_atomically};
+use crate::{Config, SkipReason, StageError, StageReport};
 use dbce_artifact::atomic::AtomicFile;
 use dbce_artifact::{ArtifactItems, ArtifactReader};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;
-/// The last step's name and the directory of its done marker.
-pub const INDEX_STAGE: &str = crate::work::INDEX;
 
 /// One line of `text/part-PART.jsonl.gz`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -225,13 +224,14 @@ pub fn run_finish(
         move |source| StageError::Output { path, source }
     };
     let create = |path: PathBuf| AtomicFile::create(&path, 1 << 16);
-    // Every output is written as the pages stream by, so memory holds one page at a time.
+    // Text and WARC are written as the pages stream by, so memory holds one page at a time; of
+    // the CDXJ only the lines are held, to be sorted at the end.
     let mut text = GzEncoder::new(
         create(out.join("text").join(format!("{part}.jsonl.gz")))?,
         Compression::new(6),
     );
     let mut warc = WarcWriter::new(create(out.join("warc").join(&warc_name))?);
-    let mut cdxj = create(out.join("warc").join(format!("{part}.cdxj")))?;
+    let mut cdxj = Vec::with_capacity(pages.heads().len());
     let warcinfo = warcinfo_record(&warc_name, &config.fingerprint()?, pages.heads());
     let warcinfo_id = warcinfo
         .fields
@@ -253,9 +253,7 @@ pub fn run_finish(
         let locator = warc
             .write_record(&conversion_record(&record, &warcinfo_id))
             .map_err(output_error("warc"))?;
-        let mut line = cdxj_line(&record, locator, &warc_name);
-        line.push('\n');
-        cdxj.write_all(line.as_bytes())?;
+        cdxj.push(cdxj_line(&record, locator, &warc_name));
         if let Some(html) = &page.annotated_html {
             let path = out
                 .join("html")
@@ -267,7 +265,14 @@ pub fn run_finish(
     }
     text.finish().map_err(output_error("text"))?.finish(false)?;
     warc.finish().map_err(output_error("warc"))?.finish(false)?;
-    cdxj.finish(false)?;
+    // Sorted (lines bytewise, as `merge` compares them), so the last step merges the parts
+    // without sorting them.
+    cdxj.sort_unstable();
+    let mut cdxj = cdxj.join("\n");
+    cdxj.push('\n');
+    let mut file = create(out.join("warc").join(format!("{part}.cdxj")))?;
+    file.write_all(cdxj.as_bytes())?;
+    file.finish(false)?;
     work.finish_shard(&report)?;
     Ok(report)
 }
@@ -283,17 +288,21 @@ struct PageHead {
 }
 
 /// A partition's annotated pages one at a time, by page id: one checking pass over the file
-/// notes where each page is (and its [`PageHead`]), then each is read at its offset. `annotate`
+/// notes where each page is (and its `PageHead`), then each is read at its offset. `annotate`
 /// writes pages site by site; reading them in id order this way keeps one page in memory
 /// instead of the partition's.
-struct AnnotatedPages {
+pub struct AnnotatedPages {
     items: ArtifactItems<AnnotatedPage>,
     heads: Vec<PageHead>,
     next: usize,
 }
 
 impl AnnotatedPages {
-    fn open(work: &WorkDir, partition: u32) -> Result<Self, StageError> {
+    /// Opens `partition`'s annotated pages and notes where each one is.
+    ///
+    /// # Errors
+    /// Fails when the partition's file cannot be read or is damaged.
+    pub fn open(work: &WorkDir, partition: u32) -> Result<Self, StageError> {
         let path = work.annotated_pages(partition);
         let mut reader = ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?;
         let mut heads = Vec::new();
@@ -314,7 +323,8 @@ impl AnnotatedPages {
         })
     }
 
-    fn is_empty(&self) -> bool {
+    /// Whether the partition has no annotated page.
+    pub fn is_empty(&self) -> bool {
         self.heads.is_empty()
     }
 
@@ -449,141 +459,22 @@ pub struct RunReport {
     pub indexed: u64,
 }
 
-/// The stages in pipeline order, the last step (`index`) last.
-const STAGE_ORDER: [&str; 5] = [
-    read::STAGE,
-    group::STAGE,
-    annotate::STAGE,
-    STAGE,
-    INDEX_STAGE,
+/// The stages in pipeline order, the last step (`merge`) last.
+const STAGE_ORDER: [&str; 6] = [
+    work::READ,
+    work::GROUP,
+    work::ANNOTATE,
+    work::FINISH,
+    work::INDEX,
+    work::MERGE,
 ];
 
 /// A stage's name in `report.json` and `timings.json`: its place in the pipeline and its name,
-/// `1-read` … `4-finish`, `5-index`, so that names sort in pipeline order.
+/// `1-read` … `4-finish`, `5-index`, `6-merge`, so that names sort in pipeline order.
 pub fn report_stage_name(stage: &str) -> String {
     let order = STAGE_ORDER
         .iter()
         .position(|s| *s == stage)
         .map_or(STAGE_ORDER.len(), |i| i + 1);
     format!("{order}-{stage}")
-}
-
-/// The index documents of one partition's pages.
-fn index_documents(
-    work: &WorkDir,
-    partition: u32,
-    files: &[String],
-) -> Result<Vec<dbce_index::IndexedPage>, StageError> {
-    Ok(annotated_pages(work, partition)?
-        .into_iter()
-        .map(|page| dbce_index::IndexedPage {
-            lang: page_language(&page)
-                .map(|l| l.code.to_owned())
-                .unwrap_or_default(),
-            id: page.page.record_id,
-            url: page.page.url,
-            site: page.page.site.0,
-            date: page.page.captured.iso8601(),
-            title: page.title,
-            text: page.text,
-            file: files
-                .get(page.page.source.file.0 as usize)
-                .cloned()
-                .unwrap_or_default(),
-            offset: page.page.source.offset,
-            length: page.page.source.length,
-        })
-        .collect())
-}
-
-/// The last step: merges the parts' CDXJ into `warc/index.cdxj`, builds the tantivy index of
-/// all pages into `out/index`, and writes `out/report.json`. Runs once, after every `finish`
-/// shard.
-///
-/// # Errors
-/// Fails when `finish` is incomplete or files cannot be read or written.
-pub fn run_index(work: &WorkDir, config: &Config, out: &Path) -> Result<RunReport, StageError> {
-    let fingerprint = config.fingerprint()?;
-    let finished = work.require_complete(STAGE, &fingerprint)?;
-    let files: Vec<String> = finished
-        .inputs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
-    let mut lines: Vec<String> = Vec::new();
-    for partition in 0..config.lsh.partitions {
-        if work.report(STAGE, partition)?.emitted == 0 {
-            // A partition without pages wrote no part files.
-            continue;
-        }
-        let path = out.join("warc").join(format!("part-{partition:05}.cdxj"));
-        let text = std::fs::read_to_string(&path).map_err(|source| StageError::Input {
-            path: path.clone(),
-            source,
-        })?;
-        lines.extend(text.lines().map(str::to_owned));
-    }
-    lines.sort();
-    let mut merged = lines.join("\n");
-    if !merged.is_empty() {
-        merged.push('\n');
-    }
-    write_atomically(&out.join("warc").join("index.cdxj"), merged.as_bytes())?;
-
-    // Partitions are read one at a time while the index is built, so memory holds one
-    // partition's pages, not the run's.
-    let mut failure: Option<StageError> = None;
-    let documents = (0..config.lsh.partitions).flat_map(|partition| {
-        index_documents(work, partition, &files).unwrap_or_else(|error| {
-            failure.get_or_insert(error);
-            Vec::new()
-        })
-    });
-    let index_dir = out.join("index");
-    // A rerun rebuilds the index: it is one merge over all parts.
-    if index_dir.exists() {
-        std::fs::remove_dir_all(&index_dir).map_err(|source| StageError::Output {
-            path: index_dir.clone(),
-            source,
-        })?;
-    }
-    let summary = dbce_index::build_index(&index_dir, documents);
-    if let Some(error) = failure {
-        return Err(error);
-    }
-    let summary = summary?;
-    let mut stages = BTreeMap::new();
-    for stage in [read::STAGE, group::STAGE, annotate::STAGE, STAGE] {
-        let manifest = work.manifest(stage)?;
-        let mut total = StageReport::new(stage, 0);
-        for shard in 0..manifest.shards {
-            total.absorb(&work.report(stage, shard)?);
-        }
-        stages.insert(
-            report_stage_name(stage),
-            StageCounts {
-                input: total.input,
-                output: total.emitted,
-                skipped: total.skipped.clone(),
-                warnings: total.warnings.clone(),
-            },
-        );
-    }
-    let report = RunReport {
-        fingerprint,
-        inputs: files,
-        stages,
-        indexed: summary.documents,
-    };
-    let path = out.join("report.json");
-    let json = serde_json::to_vec_pretty(&report).map_err(|e| StageError::Output {
-        path: path.clone(),
-        source: e.into(),
-    })?;
-    write_atomically(&path, &json)?;
-    // The step's own done marker, written last: engines check it before they call the run done.
-    let mut done = StageReport::new(INDEX_STAGE, 0);
-    (0..report.indexed).for_each(|_| done.emit());
-    work.finish_shard(&done)?;
-    Ok(report)
 }

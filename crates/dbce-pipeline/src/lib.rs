@@ -21,14 +21,18 @@
 
 pub mod annotate;
 pub mod bands;
+pub mod doms;
 mod error;
 pub mod extract;
 pub mod fetch;
 pub mod finish;
 pub mod group;
 pub mod html;
+pub mod index;
 pub mod inputs;
+pub mod merge;
 pub mod page;
+mod page_items;
 pub mod read;
 mod report;
 mod shard;
@@ -79,7 +83,8 @@ pub fn run_stage1(
 pub type Progress<'a> = &'a (dyn Fn(&str, u64, u64) + Sync);
 
 /// Runs every stage locally on the current rayon pool: `read` in `world` shards, then `group`,
-/// `annotate` and `finish` on every partition, then the index and `report.json` in `out`.
+/// `annotate`, `finish` and `index` on every partition, then `merge` (the CDXJ and
+/// `report.json`) in `out`.
 /// Shards already done (by an earlier, interrupted run on the same work directory) are
 /// skipped. The output does not depend on `world` or the pool's size.
 ///
@@ -127,15 +132,18 @@ pub fn run_local(
         each(finish::STAGE, partitions, &|p| {
             finish::run_finish(work, config, p, out)
         })?,
+        each(index::STAGE, partitions, &|p| {
+            index::run_index(work, config, p, out)
+        })?,
     ]);
-    progress(finish::INDEX_STAGE, 0, 1);
+    progress(merge::STAGE, 0, 1);
     let started = std::time::Instant::now();
-    let report = finish::run_index(work, config, out)?;
+    let report = merge::run_merge(work, config, out)?;
     timings.seconds.insert(
-        finish::report_stage_name(finish::INDEX_STAGE),
+        finish::report_stage_name(merge::STAGE),
         started.elapsed().as_secs_f64(),
     );
-    progress(finish::INDEX_STAGE, 1, 1);
+    progress(merge::STAGE, 1, 1);
     timings.write(work)?;
     Ok(report)
 }

@@ -13,7 +13,7 @@ use crate::work::{WorkDir, write_atomically};
 pub const TIMINGS: &str = "timings.json";
 
 /// Wall-clock seconds per stage of the last `run_local` on a work directory, by the stage's
-/// name in `report.json` (`1-read` … `4-finish`) and `5-index` for the last step. A rerun that
+/// name in `report.json` (`1-read` … `4-finish`), `5-index`, and `6-merge` for the last step. A rerun that
 /// finds shards done records the time it took, not the first run's.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageTimings {

@@ -302,13 +302,20 @@ fn stages_table(run: &RunReport, timings: Option<&StageTimings>) -> String {
             )
         })
         .collect();
-    let index = report_stage_name(dbce_pipeline::finish::INDEX_STAGE);
+    let index = report_stage_name(dbce_pipeline::index::STAGE);
     rows.push(format!(
         "<tr data-stage=\"{index}\"><td>{index}</td><td class=\"num\"></td>\
          <td class=\"num\" data-field=\"indexed\">{}</td><td>documents indexed</td>\
          <td class=\"num\" data-field=\"seconds\">{}</td></tr>",
         run.indexed,
         seconds(&index)
+    ));
+    let merge = report_stage_name(dbce_pipeline::merge::STAGE);
+    rows.push(format!(
+        "<tr data-stage=\"{merge}\"><td>{merge}</td><td class=\"num\"></td>\
+         <td class=\"num\"></td><td>CDXJ merged, report written</td>\
+         <td class=\"num\" data-field=\"seconds\">{}</td></tr>",
+        seconds(&merge)
     ));
     let note = if timings.is_some() {
         "Seconds are wall-clock time of the last local run on all its threads (the report's own \

@@ -10,7 +10,8 @@ use serde::Serialize;
 /// Arguments of `dbce search`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The run's output directory; the index is `DIR/index`.
+    /// The run's output directory; the index is `DIR/index` (one index per partition,
+    /// `DIR/index/part-PART/`, searched as one: the hits and order one index would give).
     dir: PathBuf,
     /// The query: words that must all occur in the title or text, `OR`, `-word`, `"a phrase"`,
     /// `site:example.com`, `lang:jpn`, `date:[2024-01-01T00:00:00Z TO 2024-07-01T00:00:00Z}`;

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use dbce_pipeline::{
-    Shard, SkipReason, StageError, StageReport, WorkDir, annotate, finish, group, read,
+    Shard, SkipReason, StageError, StageReport, WorkDir, annotate, finish, group, index, merge,
+    read,
 };
 
 use super::config::ConfigArgs;
@@ -57,8 +58,19 @@ enum Stage {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
-    /// Stage 3, merge (one task): the merged CDXJ, the full-text index and `report.json`.
+    /// Stage 3, index: one partition's full-text index, `OUT/index/part-PART/`.
     Index {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        partition: PartitionArg,
+        /// The output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Stage 3, merge (one task): the partitions' CDXJ merged into `warc/index.cdxj`, and
+    /// `report.json`.
+    Merge {
         #[command(flatten)]
         common: Common,
         /// The output directory.
@@ -144,12 +156,19 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         } => each_partition(common, partition, |work, config, p| {
             finish::run_finish(work, config, p, out)
         })?,
-        Stage::Index { common, out } => {
+        Stage::Index {
+            common,
+            partition,
+            out,
+        } => each_partition(common, partition, |work, config, p| {
+            index::run_index(work, config, p, out)
+        })?,
+        Stage::Merge { common, out } => {
             let config = common.config.resolve()?;
             let work = WorkDir::new(&common.work);
-            let report = finish::run_index(&work, &config, out)?;
+            let report = merge::run_merge(&work, &config, out)?;
             eprintln!(
-                "dbce: index: {} pages indexed; report in {}",
+                "dbce: merge: {} pages indexed; report in {}",
                 report.indexed,
                 out.join("report.json").display()
             );

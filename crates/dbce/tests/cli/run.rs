@@ -41,6 +41,22 @@ fn run_with_exit(out: &Path, extra: &[&str], code: i32) -> String {
     stderr
 }
 
+/// The hits of `dbce search --json` on the run in `out`.
+fn search_json(out: &Path, query: &str, limit: usize) -> Vec<serde_json::Value> {
+    let output = dbce()
+        .args(["search", "--json", "--limit", &limit.to_string()])
+        .arg(out)
+        .arg(query)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
 /// The bundled sample in the source tree.
 fn sample() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sample/sample.warc.gz")
@@ -339,6 +355,40 @@ fn output_does_not_depend_on_threads_or_shards_and_reruns_skip_done_work() {
     }
     let index = |out: &Path| dbce_index::fingerprint(&out.join("index")).unwrap();
     assert_eq!(index(&one), index(&many));
+    // One index per partition that has pages, searched as one.
+    let shards = std::fs::read_dir(one.join("index")).unwrap().count();
+    assert!(shards > 1, "{shards} index shards");
+    assert_eq!(
+        search_json(&one, "the", 500),
+        search_json(&many, "the", 500)
+    );
+
+    // Four partitions instead of sixteen: other parts and shards (and part names in the
+    // CDXJ), and the same hits with the same scores (BM25 statistics are summed over the
+    // shards). Equal scores may come in another order: ties keep the input order, partition
+    // by partition.
+    let config = dir.path().join("four.toml");
+    std::fs::write(&config, "[lsh]\npartitions = 4\n").unwrap();
+    let four = dir.path().join("four");
+    run(&four, &[sample, "--config", config.to_str().unwrap()]);
+    let cdxj = std::fs::read_to_string(four.join("warc/index.cdxj")).unwrap();
+    let lines: Vec<&str> = cdxj.lines().collect();
+    assert!(lines.is_sorted(), "the merged CDXJ is sorted");
+    assert_eq!(lines.len(), 233);
+    assert_eq!(std::fs::read_dir(four.join("index")).unwrap().count(), 4);
+    for query in ["the", "of OR and", "in -the"] {
+        let by_id = |out: &Path| {
+            let mut hits: Vec<(String, String)> = search_json(out, query, 500)
+                .iter()
+                .map(|hit| (hit["id"].to_string(), hit["score"].to_string()))
+                .collect();
+            hits.sort();
+            hits
+        };
+        let hits = by_id(&one);
+        assert!(hits.len() > 10, "{query}: {}", hits.len());
+        assert_eq!(hits, by_id(&four), "{query}");
+    }
 
     // A rerun finds every shard done and rewrites nothing but the merged outputs.
     let part = one

@@ -98,3 +98,72 @@ fn read_exits_1_when_records_could_not_be_read_and_2_for_a_file_without_records(
     assert_eq!(output.status.code(), Some(2));
     assert!(!dir.path().join("notes/read/_done/00000").exists());
 }
+
+#[test]
+fn every_stage_as_separate_tasks_gives_the_output_of_dbce_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = sample().join("sample.warc.gz");
+    let reference = dir.path().join("reference");
+    crate::run::run(
+        &reference,
+        &[archive.to_str().unwrap(), "--shards", "1", "--threads", "1"],
+    );
+    let work = dir.path().join("work");
+    let out = dir.path().join("out");
+    let stage = |args: &[&str]| {
+        let output = dbce()
+            .arg("stage")
+            .args(args)
+            .arg("--work")
+            .arg(&work)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+        stderr
+    };
+    let out_arg = out.to_str().unwrap();
+    stage(&["read", archive.to_str().unwrap()]);
+    stage(&["group"]);
+    stage(&["annotate"]);
+    stage(&["finish", "--out", out_arg]);
+    // The merge refuses to start before every partition is indexed.
+    let early = dbce()
+        .args(["stage", "merge", "--out", out_arg, "--work"])
+        .arg(&work)
+        .output()
+        .unwrap();
+    assert_eq!(early.status.code(), Some(2));
+    assert!(!out.join("report.json").exists());
+    // Partitions one task each, out of order, as an engine may run them.
+    for partition in (0..16).rev() {
+        let stderr = stage(&[
+            "index",
+            "--partition",
+            &partition.to_string(),
+            "--out",
+            out_arg,
+        ]);
+        assert!(
+            stderr.starts_with(&format!("dbce: index shard {partition}: ")),
+            "{stderr}"
+        );
+    }
+    let stderr = stage(&["merge", "--out", out_arg]);
+    assert!(stderr.contains("233 pages indexed"), "{stderr}");
+    for part in ["text", "warc"] {
+        assert_eq!(
+            crate::run::files(&out.join(part)),
+            crate::run::files(&reference.join(part)),
+            "{part}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(out.join("report.json")).unwrap(),
+        std::fs::read(reference.join("report.json")).unwrap()
+    );
+    assert_eq!(
+        dbce_index::fingerprint(&out.join("index")).unwrap(),
+        dbce_index::fingerprint(&reference.join("index")).unwrap()
+    );
+}
