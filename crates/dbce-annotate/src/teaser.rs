@@ -15,19 +15,16 @@ use crate::pattern::{CrossRole, PatternClass};
 /// Fewest words of a summary: shorter unlinked text (a date, a "by" line) does not vouch for
 /// the headline.
 const SUMMARY_WORDS: u32 = 6;
-/// Or fewest bytes, for scripts written without spaces (60 bytes: 20 Japanese characters).
-const SUMMARY_BYTES: u32 = 60;
 /// How far above the link the item may end: the link's parent, grandparent or great-grandparent.
 const ITEM_LEVELS: usize = 3;
 
 /// Makes content the headline runs of teasers whose summary the cross keeps. A run qualifies
 /// when the patterns made it boilerplate or `invalid` because a partner (`up` or `down`)
-/// carries it, it lies
-/// in a link to a page of the same host as `page_url` (or a relative link) that does not sit in
-/// running text (no other text beside it in its parent element), and the smallest
-/// element around the link (at most [`ITEM_LEVELS`] up) that holds other text is one teaser
-/// (no link in it goes elsewhere) with a summary: a run of at least [`SUMMARY_WORDS`] words
-/// (or [`SUMMARY_BYTES`] bytes) outside every link that no partner carries and the patterns do not make boilerplate.
+/// carries it, it lies in a link to a page of the same host as `page_url` (or a relative link)
+/// that does not sit in running text (no other text beside it in its parent element), and the
+/// smallest element around the link (at most [`ITEM_LEVELS`] up) that holds other text is one
+/// teaser (no link in it goes elsewhere) with a summary: a run of at least [`SUMMARY_WORDS`]
+/// words outside every link that no partner carries and the patterns do not make boilerplate.
 /// Returns how many runs changed.
 pub fn keep_teaser_headlines(doc: &Document, page_url: &str, runs: &mut [LabelledRun]) -> usize {
     let base = url::Url::parse(page_url).ok();
@@ -49,7 +46,7 @@ pub fn keep_teaser_headlines(doc: &Document, page_url: &str, runs: &mut [Labelle
             !linked
                 && !shared(r)
                 && r.class != PatternClass::Boilerplate
-                && (r.run.words >= SUMMARY_WORDS || r.run.end - r.run.start >= SUMMARY_BYTES)
+                && r.run.words >= SUMMARY_WORDS
         })
         .collect();
     let mut promote = Vec::new();
