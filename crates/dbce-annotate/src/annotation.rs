@@ -94,6 +94,12 @@ pub enum Decision {
     /// `invalid` under the tables, given the class its decided neighbours lift to an ancestor
     /// (thesis §2.3.5, [`resolve_invalid_by_parents`]).
     Propagated,
+    /// By the patterns once the partners of the page's own URL family are set aside: the run
+    /// occurs only in other pages of the same paginated document ([`crate::free_family_runs`]).
+    Family,
+    /// Boilerplate by the patterns, made content as the linked headline of a teaser whose
+    /// summary the patterns keep ([`crate::keep_teaser_headlines`]).
+    Teaser,
 }
 
 /// A run with its class and how it was decided.

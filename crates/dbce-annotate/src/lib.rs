@@ -3,7 +3,9 @@
 //! For now this crate holds the text-run diff's matcher and the bit-pattern tables. The
 //! principal types are:
 //! - [`select_cross`]: a page's [`Cross`] among its candidates ([`CrossCandidate`], compared
-//!   by [`UrlKey`]);
+//!   by [`UrlKey`]), and [`free_family_runs`] for partners of the page's own paginated
+//!   document ([`UrlFamily`]), and [`keep_teaser_headlines`] for a listing's linked headlines
+//!   whose summaries the cross keeps;
 //! - [`BitPattern`] (a cross's [`Bits`] and a run's, over [`CrossRole`]s) and [`classify`],
 //!   Appendix B's tables ([`APPENDIX_B`]) as data, with [`InvalidMode`] for test case T002;
 //! - [`SequenceMatcher`], a faithful port of Python's `difflib.SequenceMatcher` (CPython
@@ -40,10 +42,12 @@
 mod annotation;
 mod cross;
 mod error;
+mod family;
 mod markdown;
 mod matcher;
 mod pattern;
 mod render;
+mod teaser;
 mod tokens;
 
 pub use annotation::{
@@ -51,10 +55,12 @@ pub use annotation::{
 };
 pub use cross::{Cross, CrossCandidate, UrlKey, select_cross};
 pub use error::{Error, Side};
+pub use family::{UrlFamily, free_family_runs, with_outside_witness};
 pub use markdown::content_markdown;
 pub use matcher::{Match, Opcode, SequenceMatcher, Tag, matched_ranges};
 pub use pattern::{
     APPENDIX_B, BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify, classify_with,
 };
 pub use render::{RunLayout, annotated_html, content_text, decision_name, label_name};
+pub use teaser::keep_teaser_headlines;
 pub use tokens::{PageTokens, TokenPlace, WordId, words};

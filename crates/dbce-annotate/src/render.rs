@@ -241,6 +241,8 @@ pub fn decision_name(decision: Decision) -> &'static str {
         Decision::Learned => "learned",
         Decision::SinglePage => "single-page",
         Decision::Propagated => "propagated",
+        Decision::Family => "url-family",
+        Decision::Teaser => "teaser",
     }
 }
 

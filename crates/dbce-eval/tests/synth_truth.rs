@@ -17,6 +17,7 @@ fn html_pages_of_a_generated_archive_map_to_their_content() {
         captures_max: 2,
         level: 0,
         threads: 1,
+        forums: false,
     };
     let (mut archive, mut truth_bytes) = (Vec::new(), Vec::new());
     let summary = generate(&config, &mut archive, &mut truth_bytes).unwrap();

@@ -16,8 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
-    PatternClass, RunLayout, UrlKey, WordId, annotate, annotated_html, classify_runs,
-    content_markdown, resolve_invalid_by_parents, select_cross,
+    PatternClass, RunLayout, UrlFamily, UrlKey, WordId, annotate, annotated_html, classify_runs,
+    content_markdown, free_family_runs, keep_teaser_headlines, resolve_invalid_by_parents,
+    select_cross, with_outside_witness,
 };
 use dbce_classify::SinglePageMethod;
 use dbce_classify::page_type::smooth_page_types;
@@ -330,6 +331,7 @@ fn plan_crosses(
         }
     }
     let urls: Vec<UrlKey> = pages.iter().map(|p| UrlKey::of(&p.url)).collect();
+    let families: Vec<UrlFamily> = pages.iter().map(|p| UrlFamily::of(&p.url)).collect();
     let mut by_url: BTreeMap<(&str, &UrlKey), Vec<usize>> = BTreeMap::new();
     for (i, page) in pages.iter().enumerate() {
         by_url.entry((&page.site.0, &urls[i])).or_default().push(i);
@@ -375,6 +377,9 @@ fn plan_crosses(
                 .filter(|c| c.similarity >= min_similarity || c.url == urls[i])
                 .collect();
             let cross = select_cross(&candidate(i), &list)?;
+            let cross = with_outside_witness(cross, &candidate(i), &list, |c| {
+                families[c.page] == families[i]
+            });
             let members: Vec<usize> = cross.members().into_iter().map(|(_, j)| j).collect();
             let similarity = list
                 .iter()
@@ -570,6 +575,20 @@ impl SiteStep<'_> {
         Ok(())
     }
 
+    /// The partners (`up`, `down`) of page `index`'s cross that are pages of its own URL
+    /// family: other pages of the same paginated thread or article.
+    fn family_partners(&self, index: usize, cross: &Cross<usize>) -> Bits {
+        let family = UrlFamily::of(&self.pages[index].url);
+        cross
+            .members()
+            .into_iter()
+            .filter(|&(role, j)| {
+                matches!(role, CrossRole::Up | CrossRole::Down)
+                    && UrlFamily::of(&self.pages[j].url) == family
+            })
+            .fold(Bits::default(), |bits, (role, _)| bits.with(role))
+    }
+
     /// Page `index`'s draft from its DOM `doc` and its cross members' `words`.
     fn draft(
         &self,
@@ -619,6 +638,8 @@ impl SiteStep<'_> {
         };
         let mut runs = classify_runs(&runs, cross.bits(), mode);
         if matches!(method, ClassifyMethod::T001 | ClassifyMethod::Evidence) {
+            free_family_runs(&mut runs, cross.bits(), self.family_partners(index, &cross));
+            keep_teaser_headlines(doc, &self.pages[index].url, &mut runs);
             resolve_invalid_by_parents(doc, &mut runs);
         }
         let members = CrossMembers {

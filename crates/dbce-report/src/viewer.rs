@@ -88,7 +88,7 @@ pub(crate) fn render(
     panel.push_str(
         "<p class=\"note\">Green runs are content, red boilerplate, grey invalid. Hover a \
          run for its class, what decided it (pattern, t002, learned, single-page, \
-         propagated) and its bits: the cross members present (cur, up, down, prev, next) and \
+         propagated, url-family, teaser) and its bits: the cross members present (cur, up, down, prev, next) and \
          those the run occurs in.</p>\n<h2>JSONL record</h2><pre id=\"record\">",
     );
     let json = serde_json::to_string_pretty(record)?;

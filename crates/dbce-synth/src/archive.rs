@@ -226,6 +226,7 @@ fn truth_line(
     let kind = match (capture.target, &exchange.rendered) {
         (Target::Article(_), Some(_)) => PageKind::Article,
         (Target::Home | Target::Section(_), Some(_)) => PageKind::Index,
+        (Target::Thread { .. }, Some(_)) => PageKind::Forum,
         _ => PageKind::Other,
     };
     let html = exchange.rendered.is_some();
@@ -313,12 +314,13 @@ fn warcinfo(config: &Config) -> io::Result<Vec<u8>> {
         "software: dbce-synth (generator format {GENERATOR_FORMAT})\r\nformat: WARC File Format 1.1\r\n\
          conformsTo: https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n\
          isPartOf: dbce-synth-seed-{}\r\ndescription: synthetic crawl of {} sites, {} pages, up to {} \
-         captures per URL, ground truth in the matching truth file\r\nrobots: ignore\r\n\
+         captures per URL{}, ground truth in the matching truth file\r\nrobots: ignore\r\n\
          http-header-user-agent: {}\r\n",
         config.seed,
         config.sites,
         config.pages,
         config.captures_max,
+        if config.forums { ", forums" } else { "" },
         http::USER_AGENT
     );
     let record = NewRecord {

@@ -20,6 +20,10 @@ pub struct Config {
     pub level: u32,
     /// Worker threads; 0 lets rayon decide. The output does not depend on it. By default, 0.
     pub threads: usize,
+    /// Whether every site also hosts a forum: `pages / sites / 8` threads (at least 2) on top
+    /// of `pages`, each over two to four pages that all repeat the first post. By default,
+    /// false (the archive is then what it was before forums existed, byte for byte).
+    pub forums: bool,
 }
 
 impl Default for Config {
@@ -31,6 +35,7 @@ impl Default for Config {
             captures_max: 4,
             level: 1,
             threads: 0,
+            forums: false,
         }
     }
 }

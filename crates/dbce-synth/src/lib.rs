@@ -26,6 +26,7 @@ mod assets;
 mod clock;
 mod config;
 mod error;
+mod forum;
 mod html;
 mod http;
 mod lang;

@@ -31,6 +31,9 @@ struct Args {
     /// Worker threads (0: one per core); does not change the output.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Every site also hosts a forum whose threads span several pages (docs/synth.md).
+    #[arg(long)]
+    forums: bool,
     /// Output archive (.warc.gz).
     #[arg(long)]
     out: PathBuf,
@@ -48,6 +51,7 @@ fn main() -> anyhow::Result<()> {
         captures_max: args.captures_max,
         level: args.level,
         threads: args.threads,
+        forums: args.forums,
     };
     let create = |path: &PathBuf| {
         File::create(path)

@@ -4,6 +4,7 @@ use rand::Rng as _;
 
 use crate::article::{Article, Comment};
 use crate::clock::Timestamp;
+use crate::forum::{self, Thread};
 use crate::listing::{self, Teaser};
 use crate::plan::{self, Capture, Shown, Target};
 use crate::seed::{self, Stream};
@@ -24,6 +25,16 @@ pub(crate) enum Main {
         heading: String,
         items: Vec<Teaser>,
     },
+    /// A page of a forum thread: its title, the first post, and this page's replies.
+    Thread(Box<ThreadView>),
+}
+
+/// One page of a forum thread.
+#[derive(Debug, Clone)]
+pub(crate) struct ThreadView {
+    pub(crate) thread: Thread,
+    /// 0-based page number.
+    pub(crate) page: u32,
 }
 
 /// An article as one capture shows it.
@@ -69,6 +80,18 @@ impl Page {
         let (main, section, template, skip) = match shown {
             Shown::Article(j) => article_main(site, capture, captures_max, j),
             Shown::Index(section) => index_main(site, at, section),
+            Shown::Thread { thread, page } => {
+                let view = ThreadView {
+                    thread: Thread::new(site, thread),
+                    page,
+                };
+                (
+                    Main::Thread(Box::new(view)),
+                    None,
+                    TemplateKind::Article,
+                    vec![],
+                )
+            }
         };
         let draw = |rng: &mut _, section, sizes| -> Vec<Teaser> {
             listing::draw(site, rng, at, section, sizes, &skip)
@@ -93,6 +116,11 @@ impl Page {
                 )
             }
             Main::Index { heading, .. } => (listing::index_url(site, section), heading.clone()),
+            Main::Thread(view) => {
+                let thread = &view.thread;
+                let url = forum::thread_url(site, thread.index, &thread.title, view.page);
+                (url, thread.title.clone())
+            }
         };
         let title = format!("{title} | {}", site.name);
         Self {
@@ -189,6 +217,7 @@ mod tests {
             let shown: Vec<u32> = match &page.main {
                 Main::Article(view) => vec![view.article.index],
                 Main::Index { items, .. } => items.iter().map(|t| t.article).collect(),
+                Main::Thread(_) => Vec::new(),
             };
             for teaser in page.most_read.iter().chain(&page.related) {
                 assert!(!shown.contains(&teaser.article));

@@ -3,6 +3,7 @@
 use rand::Rng as _;
 
 use crate::clock::{CRAWL_DAYS, DAY, EPOCH, HOUR, Timestamp};
+use crate::forum::{self, Thread};
 use crate::seed::{self, Stream};
 use crate::site::Site;
 
@@ -24,6 +25,11 @@ pub(crate) enum Target {
     Section(usize),
     Article(u32),
     Asset(Asset),
+    /// Page `page` (0-based) of forum thread `thread`.
+    Thread {
+        thread: u32,
+        page: u32,
+    },
 }
 
 /// One fetch of one URL.
@@ -44,6 +50,11 @@ pub(crate) enum Shown {
     Article(u32),
     /// The home page (`None`) or a section page.
     Index(Option<usize>),
+    /// Page `page` of forum thread `thread`.
+    Thread {
+        thread: u32,
+        page: u32,
+    },
 }
 
 impl Target {
@@ -53,6 +64,7 @@ impl Target {
             Self::Home => Ok(Shown::Index(None)),
             Self::Section(s) => Ok(Shown::Index(Some(s))),
             Self::Article(j) => Ok(Shown::Article(j)),
+            Self::Thread { thread, page } => Ok(Shown::Thread { thread, page }),
             Self::Asset(asset) => Err(asset),
         }
     }
@@ -64,6 +76,7 @@ impl Target {
             Self::Section(s) => 1 + s as u64,
             Self::Asset(a) => 100 + a as u64,
             Self::Article(j) => 1000 + u64::from(j),
+            Self::Thread { thread, page } => (1 << 40) + (u64::from(thread) << 8) + u64::from(page),
         }
     }
 }
@@ -75,6 +88,10 @@ pub(crate) fn plan(sites: &[Site], captures_max: u32) -> Vec<Capture> {
         let mut targets = vec![Target::Home];
         targets.extend((0..site.sections).map(Target::Section));
         targets.extend((0..site.articles).map(Target::Article));
+        for thread in 0..site.threads {
+            let pages = forum::pages_of(site, thread);
+            targets.extend((0..pages).map(|page| Target::Thread { thread, page }));
+        }
         for asset in [
             Asset::Redirect,
             Asset::Robots,
@@ -110,15 +127,9 @@ pub(crate) fn times(site: &Site, target: Target, captures_max: u32) -> Vec<Times
     );
     let max = i64::from(captures_max);
     match target {
-        Target::Article(j) => {
-            let count = skewed_count(&mut rng, max);
-            let mut at = site.published(j).plus(rng.random_range(HOUR..=3 * DAY));
-            let mut out = vec![at];
-            for _ in 1..count {
-                at = at.plus(rng.random_range(7 * DAY..=120 * DAY));
-                out.push(at);
-            }
-            out
+        Target::Article(j) => revisits(&mut rng, site.published(j), max),
+        Target::Thread { thread, .. } => {
+            revisits(&mut rng, Thread::new(site, thread).closed(), max)
         }
         Target::Home | Target::Section(_) => {
             let span = (CRAWL_DAYS - 20) * DAY / max;
@@ -135,6 +146,19 @@ pub(crate) fn times(site: &Site, target: Target, captures_max: u32) -> Vec<Times
             out
         }
     }
+}
+
+/// The captures of a page that exists from `since` on: 1 to `max` of them ([`skewed_count`]),
+/// the first 1 hour to 3 days after `since`, then every 7 to 120 days.
+fn revisits(rng: &mut crate::seed::Rng, since: Timestamp, max: i64) -> Vec<Timestamp> {
+    let count = skewed_count(rng, max);
+    let mut at = since.plus(rng.random_range(HOUR..=3 * DAY));
+    let mut out = vec![at];
+    for _ in 1..count {
+        at = at.plus(rng.random_range(7 * DAY..=120 * DAY));
+        out.push(at);
+    }
+    out
 }
 
 /// A number of captures from 1 to `max`, `n` drawn with weight `1/n`: most articles are

@@ -36,6 +36,8 @@ pub(crate) enum Stream {
     Asset,
     /// Record identifiers.
     Record,
+    /// A forum thread's posts and start.
+    Thread,
 }
 
 /// Mixes `seed`, `stream` and `parts` into one 64-bit value (`SplitMix64` steps).

@@ -9,7 +9,7 @@ use crate::template::Design;
 use crate::text;
 
 /// Days over which articles are published.
-const PUBLISH_DAYS: i64 = 450;
+pub(crate) const PUBLISH_DAYS: i64 = 450;
 /// Path segments for sections whose names have no ASCII slug.
 const SECTION_PATHS: [&str; 8] = [
     "news", "politics", "economy", "sport", "culture", "society", "health", "travel",
@@ -32,6 +32,8 @@ pub(crate) struct Site {
     /// URL path segments of all the profile's sections.
     section_paths: Vec<String>,
     pub(crate) articles: u32,
+    /// Forum threads (`Config::forums`), on top of the pages; 0 without forums.
+    pub(crate) threads: u32,
     calendar: Calendar,
     design: Design,
     redesign: Option<(Timestamp, Design)>,
@@ -93,6 +95,7 @@ impl Site {
             sections,
             section_paths: section_paths(profile),
             articles: pages.saturating_sub(1 + sections as u32).max(1),
+            threads: if config.forums { (pages / 8).max(2) } else { 0 },
             calendar: Calendar::new(config),
             about: text::prose(&mut rng, lang, 6..=8, 12..=18, true),
             ads: (0..24)

@@ -10,6 +10,8 @@ pub enum PageKind {
     Article,
     /// A home or section page listing articles.
     Index,
+    /// A page of a forum thread (`--forums`).
+    Forum,
     /// Anything else: redirects, robots.txt, stylesheets, images, JSON.
     Other,
 }

@@ -28,6 +28,7 @@ impl Renderer<'_> {
         let (description, kind) = match &self.page.main {
             Main::Article(view) => (view.article.standfirst.as_str(), "article"),
             Main::Index { heading, .. } => (heading.as_str(), "website"),
+            Main::Thread(view) => (view.thread.title.as_str(), "website"),
         };
         self.html
             .void("meta", &[("name", "description"), ("content", description)]);
@@ -98,6 +99,17 @@ impl Renderer<'_> {
                 json(&a.headline),
                 a.published.iso(),
                 json(a.author)
+            );
+            self.script(&[("type", "application/ld+json")], &linked);
+        }
+        if let Main::Thread(view) = &page.main {
+            let t = &view.thread;
+            let linked = format!(
+                "{{\"@context\":\"https://schema.org\",\"@type\":\"DiscussionForumPosting\",\
+                 \"headline\":{},\"datePublished\":\"{}\",\"commentCount\":{}}}",
+                json(&t.title),
+                t.first.at.iso(),
+                t.replies.len()
             );
             self.script(&[("type", "application/ld+json")], &linked);
         }

@@ -5,7 +5,7 @@ use super::Renderer;
 use crate::article::{Article, Block};
 use crate::listing::Teaser;
 use crate::naming::Role;
-use crate::page::{ArticleView, Main};
+use crate::page::{ArticleView, Main, ThreadView};
 use crate::text;
 
 impl Renderer<'_> {
@@ -185,6 +185,31 @@ impl Renderer<'_> {
             self.html.close("li");
         }
         self.html.close("ul");
+    }
+
+    /// A forum thread's page: the title, the first post, then this page's replies; every post
+    /// an author line and its paragraphs, all content.
+    pub(super) fn thread(&mut self, view: &ThreadView) {
+        let thread = &view.thread;
+        self.content("h1", self.class(Role::Headline), &thread.title);
+        self.html.open("ol", &[("class", "posts")]);
+        for post in std::iter::once(&thread.first).chain(thread.replies_on(view.page)) {
+            self.html.open("li", &[("class", "post")]);
+            let date = self.site.lang.date(post.at, true);
+            self.html.open("div", &[("class", "post-meta")]);
+            self.html.line("span", &[("class", "author")], post.author);
+            self.html.raw(" · ");
+            self.html.start_tag("time", &[("datetime", &post.at.iso())]);
+            self.html.text(&date);
+            self.html.end("time");
+            self.html.close("div");
+            self.truth.content.push(format!("{} · {date}", post.author));
+            for paragraph in &post.paragraphs {
+                self.content("p", "", paragraph);
+            }
+            self.html.close("li");
+        }
+        self.html.close("ol");
     }
 
     pub(super) fn share_and_tags(&mut self, tags: &[usize]) {

@@ -203,6 +203,7 @@ impl Renderer<'_> {
         match &page.main {
             Main::Article(view) => self.article(view),
             Main::Index { heading, items } => self.index(heading, items),
+            Main::Thread(view) => self.thread(view),
         }
         self.html.close(self.t.content_tag);
         if let Main::Article(view) = &page.main {

@@ -6,6 +6,7 @@ mod cdx;
 mod config;
 mod eval;
 mod extract;
+mod forums;
 mod get;
 mod inspect;
 mod report;
