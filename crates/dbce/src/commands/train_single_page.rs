@@ -84,6 +84,10 @@ pub(crate) struct Args {
     /// each): the older news sets are small beside wcxb-dev.
     #[arg(long, value_delimiter = ',')]
     dataset_weight: Vec<usize>,
+    /// Times the pages of a labelled page type are trained on, as `TYPE=TIMES`
+    /// (comma-separated; other types once), on top of `--dataset-weight`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_type_weight)]
+    type_weight: Vec<(String, usize)>,
     /// Also score the pipeline's route by page type (the built-in page-type model's guess):
     /// pages typed `article` by Readability and, for each of these thresholds U, by the
     /// forest with Readability's blocks at 0.35 and the others at U; the other pages by the
@@ -108,6 +112,19 @@ struct Training {
     params: ForestParams,
     word_steps: Vec<usize>,
     dataset_weight: Vec<usize>,
+    type_weight: Vec<(String, usize)>,
+}
+
+/// A `TYPE=TIMES` of `--type-weight`.
+fn parse_type_weight(text: &str) -> Result<(String, usize), String> {
+    let (name, times) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: expected TYPE=TIMES"))?;
+    let page_type = name.parse::<PageType>().map_err(|e| e.to_string())?;
+    let times = times
+        .parse()
+        .map_err(|_| format!("{times:?}: expected a whole number of times"))?;
+    Ok((page_type.name().to_owned(), times))
 }
 
 /// One page's blocks, ready to train on and to score.
@@ -163,6 +180,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         },
         word_steps: args.word_weight.clone(),
         dataset_weight: args.dataset_weight.clone(),
+        type_weight: args.type_weight.clone(),
     };
     let all: Vec<usize> = (0..pages.len()).collect();
     let model = fit(&pages, &all, &training)?;
@@ -328,6 +346,16 @@ fn fit(pages: &[Page], train: &[usize], training: &Training) -> anyhow::Result<B
     let width = block_feature_names().len();
     for &i in train {
         let page = &pages[i];
+        let page_times = training
+            .dataset_weight
+            .get(page.dataset)
+            .copied()
+            .unwrap_or(1)
+            * training
+                .type_weight
+                .iter()
+                .find(|(t, _)| page.labelled_type && *t == page.page_type)
+                .map_or(1, |&(_, times)| times);
         for ((row, &label), text) in page
             .rows
             .chunks_exact(width)
@@ -335,11 +363,7 @@ fn fit(pages: &[Page], train: &[usize], training: &Training) -> anyhow::Result<B
             .zip(&page.texts)
         {
             let words = text.split_whitespace().count();
-            let copies = training
-                .dataset_weight
-                .get(page.dataset)
-                .copied()
-                .unwrap_or(1)
+            let copies = page_times
                 * (1 + training
                     .word_steps
                     .iter()

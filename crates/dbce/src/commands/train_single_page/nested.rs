@@ -31,6 +31,11 @@ const ANCHORS: [f32; 4] = [0.3, 0.35, 0.4, 0.45];
 const OUTSIDE: [f32; 7] = [0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8];
 /// Thresholds tried for the pages of the other types.
 const OTHERS: [f32; 7] = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
+/// Caps tried on what the forest adds to Readability's article on pages typed `article`: the
+/// blocks Readability drops stay out when together they hold more than this many times the
+/// words of the blocks kept of Readability's (an embedded gallery or a block of related
+/// stories outweighing the article); the last, infinite, is no cap.
+const CAPS: [f32; 4] = [0.5, 1.0, 2.0, f32::INFINITY];
 
 /// The forests of the page-type model, as `dbce train-page-type` trains the built-in one.
 fn page_type_params() -> ForestParams {
@@ -61,26 +66,90 @@ impl Predictions {
     }
 }
 
+/// The route of pages typed `article`: the forest's thresholds anchored on Readability, and
+/// a cap on the words it adds to Readability's article.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ArticleRoute {
+    blocks: LearnedBlocks,
+    /// The blocks Readability drops are all left out when their words exceed this many times
+    /// the words of the content blocks Readability keeps (infinite: never).
+    cap: f32,
+}
+
+impl ArticleRoute {
+    /// Candidate `index` of the grid [`ANCHORS`] × [`OUTSIDE`] × [`CAPS`], in that order.
+    fn candidate(index: usize) -> Self {
+        let cap = index % CAPS.len();
+        let outside = index / CAPS.len() % OUTSIDE.len();
+        let anchor = index / CAPS.len() / OUTSIDE.len();
+        Self {
+            blocks: LearnedBlocks {
+                threshold: ANCHORS[anchor],
+                threshold_outside_readability: OUTSIDE[outside],
+            },
+            cap: CAPS[cap],
+        }
+    }
+
+    fn verdicts(&self, probabilities: &[f32], readability: &[bool], words: &[usize]) -> Vec<bool> {
+        let mut verdicts = uniform_verdicts(&self.blocks, probabilities, readability);
+        if self.cap.is_finite() {
+            let (mut kept, mut added) = (0usize, 0usize);
+            for ((&content, &readability), &words) in verdicts.iter().zip(readability).zip(words) {
+                match (content, readability) {
+                    (true, true) => kept += words,
+                    (true, false) => added += words,
+                    _ => {}
+                }
+            }
+            if added as f64 > f64::from(self.cap) * kept as f64 {
+                for (v, &readability) in verdicts.iter_mut().zip(readability) {
+                    *v &= readability;
+                }
+            }
+        }
+        verdicts
+    }
+}
+
+/// The verdicts of `settings` alone.
+fn uniform_verdicts(
+    settings: &LearnedBlocks,
+    probabilities: &[f32],
+    readability: &[bool],
+) -> Vec<bool> {
+    probabilities
+        .iter()
+        .zip(readability)
+        .map(|(&p, &kept)| settings.is_content(p, kept))
+        .collect()
+}
+
+/// Words of each block of `page`.
+fn block_words(page: &Page) -> Vec<usize> {
+    page.texts
+        .iter()
+        .map(|t| t.split_whitespace().count())
+        .collect()
+}
+
 /// Thresholds of the route, as chosen in one fold.
 #[derive(Debug, Clone, PartialEq)]
 struct Route {
-    articles: LearnedBlocks,
+    articles: ArticleRoute,
     /// The threshold of every other type, in [`PageType::ALL`] order.
     others: [f32; PageType::ALL.len()],
 }
 
 impl Route {
-    fn verdicts(&self, probabilities: &[f32], readability: &[bool], guess: PageType) -> Vec<bool> {
-        let settings = if guess == PageType::Article {
+    fn verdicts(&self, page: &Page, probabilities: &[f32], guess: PageType) -> Vec<bool> {
+        if guess == PageType::Article {
             self.articles
+                .verdicts(probabilities, &page.readability, &block_words(page))
         } else {
-            LearnedBlocks::uniform(self.others[guess.index()])
-        };
-        probabilities
-            .iter()
-            .zip(readability)
-            .map(|(&p, &kept)| settings.is_content(p, kept))
-            .collect()
+            let settings = LearnedBlocks::uniform(self.others[guess.index()]);
+            uniform_verdicts(&settings, probabilities, &page.readability)
+        }
     }
 }
 
@@ -146,34 +215,47 @@ pub(super) fn validate(
         types: outer_types,
     };
     let default_route = Route {
-        articles: LearnedBlocks::ARTICLES,
+        articles: ArticleRoute {
+            blocks: LearnedBlocks::ARTICLES,
+            cap: f32::INFINITY,
+        },
         others: [LearnedBlocks::default().threshold; PageType::ALL.len()],
     };
-    let mut one = Vec::new();
-    let mut per_type = Vec::new();
+    let (mut one, mut per_type, mut capped) = (Vec::new(), Vec::new(), Vec::new());
     let mut report = String::from(
-        "| fold | anchor | outside | others | forum | product | collection | listing | documentation | service |\n\
-         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "| fold | anchor | outside | with a cap: anchor / outside / cap | others | forum | product | collection | listing | documentation | service |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for f in 0..folds {
         let scores = RouteScores::of(pages, &inner[f as usize]);
-        let (articles, others, by_type) = scores.choose();
+        let choice = scores.choose();
+        let (plain, cap) = (choice.articles.blocks, choice.capped);
         let mut line = format!(
-            "| {f} | {} | {} | {others} |",
-            articles.threshold, articles.threshold_outside_readability
+            "| {f} | {} | {} | {} / {} / {} | {} |",
+            plain.threshold,
+            plain.threshold_outside_readability,
+            cap.blocks.threshold,
+            cap.blocks.threshold_outside_readability,
+            cap.cap,
+            choice.others
         );
         for t in &PageType::LEARNED[1..] {
-            let _ = write!(line, " {} |", by_type[t.index()]);
+            let _ = write!(line, " {} |", choice.by_type[t.index()]);
         }
         report.push_str(&line);
         report.push('\n');
+        let others = [choice.others; PageType::ALL.len()];
         one.push(Route {
-            articles,
-            others: [others; PageType::ALL.len()],
+            articles: choice.articles,
+            others,
         });
         per_type.push(Route {
-            articles,
-            others: by_type,
+            articles: choice.articles,
+            others: choice.by_type,
+        });
+        capped.push(Route {
+            articles: choice.capped,
+            others,
         });
     }
     let _ = writeln!(
@@ -194,6 +276,10 @@ pub(super) fn validate(
         (
             "nested: a threshold per type".to_owned(),
             apply(pages, fold_of, &per_type, &outer),
+        ),
+        (
+            "nested, articles' additions capped: one threshold for other types".to_owned(),
+            apply(pages, fold_of, &capped, &outer),
         ),
     ];
     Ok(Nested { columns, report })
@@ -261,17 +347,30 @@ fn apply(
         .map(|(i, page)| {
             let p = predictions.probabilities[i].as_ref()?;
             let guess = predictions.types[i]?;
-            Some(routes[fold_of[i] as usize].verdicts(p, &page.readability, guess.page_type))
+            Some(routes[fold_of[i] as usize].verdicts(page, p, guess.page_type))
         })
         .collect()
 }
 
-/// Every candidate threshold's F1 on the pages of one selection context.
+/// Every candidate's F1 on the pages of one selection context.
 struct RouteScores {
-    /// Pages typed `article`: weight and F1 for each (anchor, outside) pair, anchors major.
+    /// Pages typed `article`: weight and F1 for each [`ArticleRoute::candidate`].
     articles: Vec<(f64, Vec<f64>)>,
     /// Pages of other types: type, weight and F1 for each of [`OTHERS`].
     others: Vec<(PageType, f64, Vec<f64>)>,
+}
+
+/// The route chosen in one fold.
+#[derive(Debug, PartialEq)]
+struct Choice {
+    /// The best article settings without a cap.
+    articles: ArticleRoute,
+    /// The best article settings with or without a cap.
+    capped: ArticleRoute,
+    /// The best single threshold of the other types.
+    others: f32,
+    /// The best threshold of each other type.
+    by_type: [f32; PageType::ALL.len()],
 }
 
 impl RouteScores {
@@ -295,32 +394,23 @@ impl RouteScores {
                     unreachable!("covered pages have predictions")
                 };
                 let weight = 1.0 / per_dataset[&page.dataset] as f64;
-                let settings: Vec<LearnedBlocks> = if guess.page_type == PageType::Article {
-                    ANCHORS
-                        .iter()
-                        .flat_map(|&a| {
-                            OUTSIDE.iter().map(move |&u| LearnedBlocks {
-                                threshold: a,
-                                threshold_outside_readability: u,
-                            })
-                        })
+                let verdicts: Vec<Vec<bool>> = if guess.page_type == PageType::Article {
+                    let words = block_words(page);
+                    (0..ANCHORS.len() * OUTSIDE.len() * CAPS.len())
+                        .map(|c| ArticleRoute::candidate(c).verdicts(p, &page.readability, &words))
                         .collect()
                 } else {
-                    OTHERS.iter().map(|&t| LearnedBlocks::uniform(t)).collect()
+                    OTHERS
+                        .iter()
+                        .map(|&t| {
+                            uniform_verdicts(&LearnedBlocks::uniform(t), p, &page.readability)
+                        })
+                        .collect()
                 };
                 let mut cache: HashMap<Vec<bool>, f64> = HashMap::new();
-                let f1 = settings
-                    .iter()
-                    .map(|s| {
-                        let verdicts: Vec<bool> = p
-                            .iter()
-                            .zip(&page.readability)
-                            .map(|(&p, &kept)| s.is_content(p, kept))
-                            .collect();
-                        *cache
-                            .entry(verdicts)
-                            .or_insert_with_key(|v| page.score(scorer, v))
-                    })
+                let f1 = verdicts
+                    .into_iter()
+                    .map(|v| *cache.entry(v).or_insert_with_key(|v| page.score(scorer, v)))
                     .collect();
                 (guess.page_type, weight, f1)
             })
@@ -334,41 +424,54 @@ impl RouteScores {
         }
     }
 
-    /// The best article settings, the best single threshold of the other types, and the best
-    /// threshold of each other type (ties to the earlier candidate). Without pages to choose
-    /// on, article settings stay [`LearnedBlocks::ARTICLES`], the single threshold stays the
-    /// default's, and a type takes the single threshold.
-    fn choose(&self) -> (LearnedBlocks, f32, [f32; PageType::ALL.len()]) {
-        let articles = best(
-            ANCHORS.len() * OUTSIDE.len(),
-            self.articles.iter().map(|(w, f)| (*w, f)),
-        )
-        .map_or(LearnedBlocks::ARTICLES, |i| LearnedBlocks {
-            threshold: ANCHORS[i / OUTSIDE.len()],
-            threshold_outside_readability: OUTSIDE[i % OUTSIDE.len()],
-        });
-        let others = best(OTHERS.len(), self.others.iter().map(|(_, w, f)| (*w, f)))
+    /// The best candidates (ties to the earlier). Without pages to choose on, article
+    /// settings stay [`LearnedBlocks::ARTICLES`] uncapped, the single threshold stays the
+    /// default's, and a type without pages takes the single threshold.
+    fn choose(&self) -> Choice {
+        let all: Vec<usize> = (0..ANCHORS.len() * OUTSIDE.len() * CAPS.len()).collect();
+        let uncapped: Vec<usize> = all
+            .iter()
+            .copied()
+            .filter(|&c| !ArticleRoute::candidate(c).cap.is_finite())
+            .collect();
+        let article_pages = || self.articles.iter().map(|(w, f)| (*w, f));
+        let fallback = ArticleRoute {
+            blocks: LearnedBlocks::ARTICLES,
+            cap: f32::INFINITY,
+        };
+        let articles = best(&uncapped, article_pages()).map_or(fallback, ArticleRoute::candidate);
+        let capped = best(&all, article_pages()).map_or(fallback, ArticleRoute::candidate);
+        let thresholds: Vec<usize> = (0..OTHERS.len()).collect();
+        let others = best(&thresholds, self.others.iter().map(|(_, w, f)| (*w, f)))
             .map_or(LearnedBlocks::default().threshold, |i| OTHERS[i]);
         let mut by_type = [others; PageType::ALL.len()];
         for t in PageType::ALL {
             let members = self.others.iter().filter(|(u, _, _)| *u == t);
-            if let Some(i) = best(OTHERS.len(), members.map(|(_, w, f)| (*w, f))) {
+            if let Some(i) = best(&thresholds, members.map(|(_, w, f)| (*w, f))) {
                 by_type[t.index()] = OTHERS[i];
             }
         }
-        (articles, others, by_type)
+        Choice {
+            articles,
+            capped,
+            others,
+            by_type,
+        }
     }
 }
 
-/// The candidate with the highest weighted sum of F1 over `pages` (the earliest among
-/// equals); `None` without pages.
-fn best<'a>(candidates: usize, pages: impl Iterator<Item = (f64, &'a Vec<f64>)>) -> Option<usize> {
-    let mut sums = vec![0.0; candidates];
+/// Of the `candidates` (indices into each page's F1), the one with the highest weighted sum
+/// of F1 over `pages` (the earliest among equals); `None` without pages.
+fn best<'a>(
+    candidates: &[usize],
+    pages: impl Iterator<Item = (f64, &'a Vec<f64>)>,
+) -> Option<usize> {
+    let mut sums = vec![0.0; candidates.len()];
     let mut any = false;
     for (weight, f1) in pages {
         any = true;
-        for (sum, f) in sums.iter_mut().zip(f1) {
-            *sum += weight * f;
+        for (sum, &c) in sums.iter_mut().zip(candidates) {
+            *sum += weight * f1[c];
         }
     }
     let mut best = 0;
@@ -377,7 +480,7 @@ fn best<'a>(candidates: usize, pages: impl Iterator<Item = (f64, &'a Vec<f64>)>)
             best = i;
         }
     }
-    any.then_some(best)
+    any.then(|| candidates[best])
 }
 
 #[cfg(test)]
@@ -389,51 +492,94 @@ mod tests {
         let (a, b) = (vec![0.5, 0.9, 0.9], vec![1.0, 0.0, 0.0]);
         // Weighted 1:1 the first candidate wins (1.5 against 0.9); weighted 1:0.1 the second
         // (0.95 against 0.6), not the third although it scores the same.
-        assert_eq!(best(3, [(1.0, &a), (1.0, &b)].into_iter()), Some(0));
-        assert_eq!(best(3, [(1.0, &a), (0.1, &b)].into_iter()), Some(1));
-        assert_eq!(best(3, std::iter::empty()), None);
+        assert_eq!(
+            best(&[0, 1, 2], [(1.0, &a), (1.0, &b)].into_iter()),
+            Some(0)
+        );
+        assert_eq!(
+            best(&[0, 1, 2], [(1.0, &a), (0.1, &b)].into_iter()),
+            Some(1)
+        );
+        assert_eq!(best(&[2, 1], [(1.0, &a), (0.1, &b)].into_iter()), Some(2));
+        assert_eq!(best(&[0, 1], std::iter::empty()), None);
     }
 
     #[test]
     fn each_part_of_the_route_is_chosen_on_its_own_pages() {
-        let mut article = vec![0.0; ANCHORS.len() * OUTSIDE.len()];
-        article[OUTSIDE.len() + 2] = 1.0;
+        let n = ANCHORS.len() * OUTSIDE.len() * CAPS.len();
+        // The best uncapped candidate: anchor 1, outside 2; a capped one scores higher still.
+        let uncapped = (OUTSIDE.len() + 2) * CAPS.len() + CAPS.len() - 1;
+        let mut article = vec![0.0; n];
+        article[uncapped] = 0.8;
+        article[1] = 0.9;
         let high = |at: usize| {
             let mut f1 = vec![0.0; OTHERS.len()];
             f1[at] = 1.0;
             f1
         };
-        let scores = RouteScores {
+        let choice = RouteScores {
             articles: vec![(1.0, article)],
             others: vec![
                 (PageType::Forum, 1.0, high(0)),
                 (PageType::Forum, 1.0, high(0)),
                 (PageType::Listing, 1.0, high(4)),
             ],
+        }
+        .choose();
+        let expected = LearnedBlocks {
+            threshold: ANCHORS[1],
+            threshold_outside_readability: OUTSIDE[2],
         };
-        let (articles, others, by_type) = scores.choose();
-        assert_eq!(
-            articles,
-            LearnedBlocks {
-                threshold: ANCHORS[1],
-                threshold_outside_readability: OUTSIDE[2],
-            }
-        );
-        assert_eq!(others, OTHERS[0]);
-        assert_eq!(by_type[PageType::Forum.index()], OTHERS[0]);
-        assert_eq!(by_type[PageType::Listing.index()], OTHERS[4]);
+        assert_eq!(choice.articles.blocks, expected);
+        assert!(choice.articles.cap.is_infinite());
+        assert_eq!(choice.capped, ArticleRoute::candidate(1));
+        assert_eq!(choice.capped.cap, CAPS[1]);
+        assert_eq!(choice.others, OTHERS[0]);
+        assert_eq!(choice.by_type[PageType::Forum.index()], OTHERS[0]);
+        assert_eq!(choice.by_type[PageType::Listing.index()], OTHERS[4]);
         // No product page: products take the single threshold.
-        assert_eq!(by_type[PageType::Product.index()], OTHERS[0]);
+        assert_eq!(choice.by_type[PageType::Product.index()], OTHERS[0]);
     }
 
     #[test]
     fn without_pages_the_defaults_stay() {
-        let (articles, others, _) = RouteScores {
+        let choice = RouteScores {
             articles: Vec::new(),
             others: Vec::new(),
         }
         .choose();
-        assert_eq!(articles, LearnedBlocks::ARTICLES);
-        assert_eq!(others, LearnedBlocks::default().threshold);
+        assert_eq!(choice.articles.blocks, LearnedBlocks::ARTICLES);
+        assert_eq!(choice.others, LearnedBlocks::default().threshold);
+    }
+
+    #[test]
+    fn a_cap_drops_additions_that_outweigh_the_article() {
+        let route = ArticleRoute {
+            blocks: LearnedBlocks {
+                threshold: 0.35,
+                threshold_outside_readability: 0.55,
+            },
+            cap: 1.0,
+        };
+        let p = [0.9, 0.6, 0.7, 0.2];
+        let readability = [true, false, false, true];
+        // 10 words kept, 5 + 4 added: within the cap.
+        assert_eq!(
+            route.verdicts(&p, &readability, &[10, 5, 4, 3]),
+            [true, true, true, false]
+        );
+        // 10 words kept, 50 + 4 added: over it, so only Readability's blocks stay.
+        assert_eq!(
+            route.verdicts(&p, &readability, &[10, 50, 4, 3]),
+            [true, false, false, false]
+        );
+        let uncapped = ArticleRoute {
+            cap: f32::INFINITY,
+            ..route
+        };
+        assert_eq!(
+            uncapped.verdicts(&p, &readability, &[0, 50, 4, 3]),
+            [true, true, true, false]
+        );
     }
 }
