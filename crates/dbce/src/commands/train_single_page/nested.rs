@@ -26,11 +26,11 @@ use rayon::prelude::*;
 use super::{Page, Training, fit};
 
 /// Anchors tried for pages typed `article`: the threshold of the blocks Readability keeps.
-const ANCHORS: [f32; 4] = [0.3, 0.35, 0.4, 0.45];
+const ANCHORS: [f32; 7] = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
 /// Thresholds tried for the blocks Readability drops on pages typed `article`.
-const OUTSIDE: [f32; 7] = [0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8];
+const OUTSIDE: [f32; 8] = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8];
 /// Thresholds tried for the pages of the other types.
-const OTHERS: [f32; 7] = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
+const OTHERS: [f32; 8] = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
 /// Caps tried on what the forest adds to Readability's article on pages typed `article`: the
 /// blocks Readability drops stay out when together they hold more than this many times the
 /// words of the blocks kept of Readability's (an embedded gallery or a block of related
@@ -227,23 +227,8 @@ pub(super) fn validate(
          | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for f in 0..folds {
-        let scores = RouteScores::of(pages, &inner[f as usize]);
-        let choice = scores.choose();
-        let (plain, cap) = (choice.articles.blocks, choice.capped);
-        let mut line = format!(
-            "| {f} | {} | {} | {} / {} / {} | {} |",
-            plain.threshold,
-            plain.threshold_outside_readability,
-            cap.blocks.threshold,
-            cap.blocks.threshold_outside_readability,
-            cap.cap,
-            choice.others
-        );
-        for t in &PageType::LEARNED[1..] {
-            let _ = write!(line, " {} |", choice.by_type[t.index()]);
-        }
-        report.push_str(&line);
-        report.push('\n');
+        let choice = RouteScores::of(pages, &inner[f as usize]).choose();
+        report.push_str(&choice.report_line(&f.to_string()));
         let others = [choice.others; PageType::ALL.len()];
         one.push(Route {
             articles: choice.articles,
@@ -258,6 +243,9 @@ pub(super) fn validate(
             others,
         });
     }
+    // The same choice over every page's held-out predictions: the route to ship with a model
+    // trained on every page.
+    report.push_str(&RouteScores::of(pages, &outer).choose().report_line("all"));
     let _ = writeln!(
         report,
         "\nHeld-out page types (models of the outer folds): {}",
@@ -371,6 +359,27 @@ struct Choice {
     others: f32,
     /// The best threshold of each other type.
     by_type: [f32; PageType::ALL.len()],
+}
+
+impl Choice {
+    /// A row of the report's table, for the fold `name`.
+    fn report_line(&self, name: &str) -> String {
+        let (plain, cap) = (self.articles.blocks, self.capped);
+        let mut line = format!(
+            "| {name} | {} | {} | {} / {} / {} | {} |",
+            plain.threshold,
+            plain.threshold_outside_readability,
+            cap.blocks.threshold,
+            cap.blocks.threshold_outside_readability,
+            cap.cap,
+            self.others
+        );
+        for t in &PageType::LEARNED[1..] {
+            let _ = write!(line, " {} |", self.by_type[t.index()]);
+        }
+        line.push('\n');
+        line
+    }
 }
 
 impl RouteScores {
