@@ -254,7 +254,12 @@ pub(super) fn validate(
     let fixed: Vec<Route> = (0..folds).map(|_| default_route.clone()).collect();
     let columns = vec![
         (
-            "held-out types: default ≥0.35/0.55, others ≥0.3".to_owned(),
+            format!(
+                "held-out types: default ≥{}/{}, others ≥{}",
+                LearnedBlocks::ARTICLES.threshold,
+                LearnedBlocks::ARTICLES.threshold_outside_readability,
+                LearnedBlocks::default().threshold
+            ),
             apply(pages, fold_of, &fixed, &outer),
         ),
         (
