@@ -115,11 +115,11 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ArtifactError + '_ {
 }
 
 impl ArtifactKind {
-    fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         format!("{}/{}", String::from_utf8_lossy(&self.tag), self.version)
     }
 
-    fn header(&self) -> [u8; 12] {
+    pub(crate) fn header(&self) -> [u8; 12] {
         let mut header = [0; 12];
         header[..4].copy_from_slice(MAGIC);
         header[4..8].copy_from_slice(&self.tag);
@@ -144,9 +144,23 @@ impl<T: Serialize> ArtifactWriter<T> {
     /// # Errors
     /// Fails when the temporary file cannot be created.
     pub fn create(path: &Path, kind: ArtifactKind) -> Result<Self, ArtifactError> {
+        Self::with_buffer(path, kind, 1 << 20)
+    }
+
+    /// As [`ArtifactWriter::create`], with a write buffer of `capacity` bytes instead of 1 MiB:
+    /// for a writer among many open at once whose items are large, where bigger buffers only
+    /// add to the peak memory.
+    ///
+    /// # Errors
+    /// Fails when the temporary file cannot be created.
+    pub fn with_buffer(
+        path: &Path,
+        kind: ArtifactKind,
+        capacity: usize,
+    ) -> Result<Self, ArtifactError> {
         let mut writer = Self {
             path: path.to_owned(),
-            out: AtomicFile::create(path, 1 << 20).map_err(written)?,
+            out: AtomicFile::create(path, capacity).map_err(written)?,
             crc: crc32fast::Hasher::new(),
             count: 0,
             buffer: Vec::new(),

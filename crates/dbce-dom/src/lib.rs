@@ -43,6 +43,7 @@
 mod compact;
 mod config;
 mod document;
+mod encode;
 mod error;
 mod layers;
 mod node;
@@ -57,9 +58,11 @@ mod tokens;
 
 pub use config::SanitizeConfig;
 pub use document::{Ancestors, Children, Document, NodeRef};
+pub use encode::DecodeError;
 pub use error::DomError;
 pub use layers::{Groups, Layers, NodeGroup};
 pub use node::{Layer, NodeId, NodeKind};
+pub use parse::parse_count;
 pub use report::{ParseReport, Truncation};
 pub use rules::DropReason;
 pub use serialize::{escape_attr, escape_text};

@@ -3,12 +3,22 @@
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ParseOpts, parse_document};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::compact::compact;
 use crate::document::Document;
 use crate::report::{ParseReport, Truncation};
 use crate::sink::Sink;
 use crate::{DomError, DropReason, SanitizeConfig};
+
+/// Calls of [`Document::parse`] in this process, for [`parse_count`].
+static PARSES: AtomicU64 = AtomicU64::new(0);
+
+/// How many times [`Document::parse`] has run in this process: lets a test count the parses a
+/// stage makes per page.
+pub fn parse_count() -> u64 {
+    PARSES.load(Ordering::Relaxed)
+}
 
 /// Input is fed to the parser in pieces of about this many bytes, so that a page that reaches
 /// the node limit is stopped soon after.
@@ -35,6 +45,7 @@ impl Document {
     /// [`DomError::TooManyNodes`] within a few kilobytes of input after the tree reaches
     /// [`SanitizeConfig::max_nodes`].
     pub fn parse(html: &str, config: &SanitizeConfig) -> Result<Document, DomError> {
+        PARSES.fetch_add(1, Ordering::Relaxed);
         let doc = parse_with(html, config, false)?;
         if doc.report().dropped(DropReason::Noscript) > 0 && !doc.shows_words() {
             return parse_with(html, config, true);

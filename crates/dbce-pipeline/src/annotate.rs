@@ -5,14 +5,14 @@
 //! of its pages. Per page: the candidates are the other pages of its buckets (at most
 //! [`AnnotateConfig::max_candidates`](crate::AnnotateConfig) per bucket) and every other
 //! capture of its URL key; [`select_cross`] picks `up`, `down`, `prev` and `next`. A cross
-//! member contributes the words stage `read` saved for it; each page is read back from the
-//! archive once, annotated with its members' words, and its text rendered. A page is annotated
+//! member contributes the words stage `read` saved for it; each page's DOM, as `read` parsed it
+//! ([`crate::doms`]), is read back, annotated with its members' words, and its text rendered:
+//! no page is parsed again. A page is annotated
 //! exactly once; a record seen twice (the same record in two input files, so the same page id)
 //! keeps its first copy by file and offset and the others are counted as `duplicate-record`,
 //! so the merge stage has nothing to reconcile.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
@@ -27,14 +27,16 @@ use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::doms::{DomStore, PackedDom};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
+use crate::page_items::PageItems;
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
-use dbce_artifact::{ArtifactItems, ArtifactKind, ArtifactReader, ArtifactWriter};
+use dbce_artifact::{ArtifactError, ArtifactKind, ArtifactReader, ArtifactWriter};
 use dbce_forest::RandomForest;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
 use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};
@@ -207,7 +209,11 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
-    let words = WordStore::open(work, partition, read.shards, &pages)?;
+    let words = open_words(work, partition, read.shards, &pages)?;
+    let dom_files = (0..read.shards)
+        .map(|rank| work.read_doms(partition, rank))
+        .collect();
+    let doms = DomStore::open(dom_files, &pages)?;
     let crosses = plan_crosses(
         &pages,
         &buckets,
@@ -218,7 +224,7 @@ pub fn run_annotate(
     let fetcher = PageFetcher::new(read.inputs, config);
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
-    // Sites one at a time: only one site's words are held at once.
+    // Sites one at a time: only one site's words, and one chunk's DOMs, are held at once.
     for site in sites(&pages) {
         let step = SiteStep {
             words: &words,
@@ -228,6 +234,7 @@ pub fn run_annotate(
             crosses: &crosses,
             page_types: &page_types,
             fetcher: &fetcher,
+            doms: &doms,
             config,
         };
         step.run(site, &mut |outcome| {
@@ -246,68 +253,33 @@ pub fn run_annotate(
     Ok(report)
 }
 
-/// Where each page's words from stage `read` lie in its word files, by index into the
-/// partition's pages. The words are read when a chunk of a site (or a whole site, for methods
-/// that learn per site) needs them, so a partition's words are never all in memory at once.
-struct WordStore {
-    files: Vec<PathBuf>,
-    /// Per page: which file (by rank) and the offset of its entry.
-    at: Vec<Option<(usize, u64)>>,
-}
+/// Where each page's words from stage `read` lie in its word files.
+type WordStore = PageItems<read::PageWords>;
 
-impl WordStore {
-    /// Checks the partition's word files (one full pass each) and notes where each page's
-    /// entry is.
-    fn open(
-        work: &WorkDir,
-        partition: u32,
-        shards: u32,
-        pages: &[PageRef],
-    ) -> Result<Self, StageError> {
-        let mut at = vec![None; pages.len()];
-        let mut files = Vec::new();
-        for rank in 0..shards {
-            let path = work.read_words(partition, rank);
-            let mut reader = ArtifactReader::<read::PageWords>::open(&path, read::WORDS)?;
-            // `PageWords` starts with the page's id.
-            while let Some((offset, page)) = reader.next_head::<PageId>()? {
-                if let Some(i) = position(pages, page) {
-                    at[i] = Some((files.len(), offset));
-                }
-            }
-            files.push(path);
-        }
-        Ok(Self { files, at })
-    }
-
-    /// The words of the pages at `indices` that have some, read in file order.
-    fn load(
-        &self,
-        indices: impl IntoIterator<Item = usize>,
-    ) -> Result<BTreeMap<usize, Vec<WordId>>, StageError> {
-        let mut wanted: Vec<(usize, u64, usize)> = indices
-            .into_iter()
-            .filter_map(|i| self.at[i].map(|(file, offset)| (file, offset, i)))
-            .collect();
-        wanted.sort_unstable();
-        let mut words = BTreeMap::new();
-        let mut open: Option<(usize, ArtifactItems<read::PageWords>)> = None;
-        for (file, offset, i) in wanted {
-            if open.as_ref().is_none_or(|(f, _)| *f != file) {
-                open = Some((file, ArtifactItems::open(&self.files[file])?));
-            }
-            if let Some((_, items)) = open.as_mut() {
-                let entry = items.read_at(offset)?;
-                words.insert(i, entry.words.into_iter().map(WordId).collect());
-            }
-        }
-        Ok(words)
-    }
+/// Checks the partition's word files and notes where each page's words are.
+fn open_words(
+    work: &WorkDir,
+    partition: u32,
+    shards: u32,
+    pages: &[PageRef],
+) -> Result<WordStore, ArtifactError> {
+    let paths = (0..shards)
+        .map(|rank| work.read_words(partition, rank))
+        .collect();
+    // `PageWords` starts with the page's id.
+    PageItems::open(paths, read::WORDS, pages.len(), |page: PageId| {
+        position(pages, page)
+    })
 }
 
 /// `words` by reference, as [`SiteStep::draft`] takes them.
 fn borrowed(words: &BTreeMap<usize, Vec<WordId>>) -> BTreeMap<usize, &[WordId]> {
     words.iter().map(|(&j, w)| (j, w.as_slice())).collect()
+}
+
+/// Page `index`'s DOM among a chunk's `doms`, decoded.
+fn document(doms: &BTreeMap<usize, PackedDom>, index: usize) -> Result<Document, FetchError> {
+    doms.get(&index).ok_or(FetchError::DomMissing)?.document()
 }
 
 /// Where page `id` is in `pages` (sorted by id).
@@ -453,7 +425,10 @@ struct SiteStep<'a> {
     crosses: &'a [Option<PlannedCross>],
     /// Each page's type, after smoothing, by index.
     page_types: &'a [PageTypeGuess],
+    /// Reads a page's HTML back from its archive, for annotated HTML.
     fetcher: &'a PageFetcher,
+    /// Each page's DOM as stage `read` parsed it: no page is parsed twice.
+    doms: &'a DomStore,
     config: &'a Config,
 }
 
@@ -501,25 +476,32 @@ impl SiteStep<'_> {
         let method = self.config.annotate.method;
         // The words of every page some cross of `pages` needs as a member.
         let members_words = |pages: &[usize]| {
-            self.words.load(
-                pages
-                    .iter()
-                    .filter(|_| method != ClassifyMethod::Single)
-                    .filter_map(|&i| self.crosses[i].as_ref())
-                    .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
-                    .collect::<BTreeSet<usize>>(),
+            let needed: BTreeSet<usize> = pages
+                .iter()
+                .filter(|_| method != ClassifyMethod::Single)
+                .filter_map(|&i| self.crosses[i].as_ref())
+                .flat_map(|c| c.cross.members().into_iter().skip(1).map(|(_, j)| j))
+                .collect();
+            let words = self.words.load(needed)?;
+            Ok::<_, ArtifactError>(
+                words
+                    .into_iter()
+                    .map(|(j, entry)| (j, entry.words.into_iter().map(WordId).collect()))
+                    .collect::<BTreeMap<usize, Vec<WordId>>>(),
             )
         };
         if !method.learns_per_site() {
             // Nothing is learned from the whole site: pages go out a chunk at a time, so
-            // memory holds one chunk's words and results, not the site's.
+            // memory holds one chunk's words, DOMs and results, not the site's.
             for chunk in site.chunks(CHUNK) {
                 let owned = members_words(chunk)?;
                 let words = borrowed(&owned);
+                let doms = self.doms.load(chunk.iter().copied())?;
                 let pages: Vec<Result<AnnotatedPage, FetchError>> = chunk
                     .par_iter()
                     .map(|&i| {
-                        let mut draft = self.draft(i, &words)?;
+                        let doc = document(&doms, i)?;
+                        let mut draft = self.draft(i, &doc, &words)?;
                         if let Some(features) = draft.features.as_ref() {
                             let mut page = [PageRuns {
                                 runs: &mut draft.runs,
@@ -528,7 +510,7 @@ impl SiteStep<'_> {
                             }];
                             reclassify(&mut page, method, self.config.annotate.seed, self.model);
                         }
-                        self.finish(draft)
+                        self.finish(draft, Some(&doc))
                     })
                     .collect();
                 pages.into_iter().try_for_each(&mut *emit)?;
@@ -537,8 +519,16 @@ impl SiteStep<'_> {
         }
         let owned = members_words(&site)?;
         let words = borrowed(&owned);
-        let mut drafts: Vec<Result<Draft, FetchError>> =
-            site.par_iter().map(|&i| self.draft(i, &words)).collect();
+        // The site's drafts, a chunk's DOMs at a time.
+        let mut drafts: Vec<Result<Draft, FetchError>> = Vec::with_capacity(site.len());
+        for chunk in site.chunks(CHUNK) {
+            let doms = self.doms.load(chunk.iter().copied())?;
+            drafts.par_extend(
+                chunk
+                    .par_iter()
+                    .map(|&i| self.draft(i, &document(&doms, i)?, &words)),
+            );
+        }
         // The learned step, over the site's cross pages.
         let mut learners: Vec<PageRuns<'_>> = drafts
             .iter_mut()
@@ -553,23 +543,41 @@ impl SiteStep<'_> {
             })
             .collect();
         reclassify(&mut learners, method, self.config.annotate.seed, self.model);
-        let pages: Vec<Result<AnnotatedPage, FetchError>> = drafts
-            .into_par_iter()
-            .map(|draft| draft.and_then(|d| self.finish(d)))
-            .collect();
-        pages.into_iter().try_for_each(emit)
+        // The DOMs again, a chunk at a time, only for what is rendered from them.
+        let renders = self.config.annotate.annotated_html || self.config.annotate.markdown;
+        let mut drafts = drafts.into_iter().peekable();
+        while drafts.peek().is_some() {
+            let chunk: Vec<Result<Draft, FetchError>> = drafts.by_ref().take(CHUNK).collect();
+            let indices = chunk
+                .iter()
+                .filter_map(|d| d.as_ref().ok())
+                .map(|d| d.index);
+            let doms = if renders {
+                self.doms.load(indices)?
+            } else {
+                BTreeMap::new()
+            };
+            let pages: Vec<Result<AnnotatedPage, FetchError>> = chunk
+                .into_par_iter()
+                .map(|draft| {
+                    let draft = draft?;
+                    let doc = renders.then(|| document(&doms, draft.index)).transpose()?;
+                    self.finish(draft, doc.as_ref())
+                })
+                .collect();
+            pages.into_iter().try_for_each(&mut *emit)?;
+        }
+        Ok(())
     }
 
-    fn parse(&self, index: usize) -> Result<(String, Document), FetchError> {
-        let captured = self.fetcher.fetch(&self.pages[index])?;
-        let doc = Document::parse(&captured.html, &self.config.sanitize)
-            .map_err(|_| FetchError::NotAPage)?;
-        Ok((captured.html, doc))
-    }
-
-    fn draft(&self, index: usize, words: &BTreeMap<usize, &[WordId]>) -> Result<Draft, FetchError> {
-        let (_, doc) = self.parse(index)?;
-        let tokens = PageTokens::read(&doc);
+    /// Page `index`'s draft from its DOM `doc` and its cross members' `words`.
+    fn draft(
+        &self,
+        index: usize,
+        doc: &Document,
+        words: &BTreeMap<usize, &[WordId]>,
+    ) -> Result<Draft, FetchError> {
+        let tokens = PageTokens::read(doc);
         let method = self.config.annotate.method;
         let single_page = match &self.config.annotate.single_page_beyond_articles {
             Some(other) if self.page_types[index].page_type != PageType::Article => other,
@@ -585,7 +593,7 @@ impl SiteStep<'_> {
             });
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
-            let (runs, layout, decided_by) = single_page_draft(&doc, &tokens, single_page, method);
+            let (runs, layout, decided_by) = single_page_draft(doc, &tokens, single_page, method);
             return Ok(Draft {
                 index,
                 cross: None,
@@ -611,7 +619,7 @@ impl SiteStep<'_> {
         };
         let mut runs = classify_runs(&runs, cross.bits(), mode);
         if matches!(method, ClassifyMethod::T001 | ClassifyMethod::Evidence) {
-            resolve_invalid_by_parents(&doc, &mut runs);
+            resolve_invalid_by_parents(doc, &mut runs);
         }
         let members = CrossMembers {
             bits: cross.bits(),
@@ -636,7 +644,7 @@ impl SiteStep<'_> {
         let training = self.config.annotate.training;
         let wants_model = method == ClassifyMethod::Model || training;
         let features = (wants_model || method.learns_per_site())
-            .then(|| RunFeatures::of(&doc, &runs, single_page, method.window_layers()));
+            .then(|| RunFeatures::of(doc, &runs, single_page, method.window_layers()));
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
             let mut rows = Vec::with_capacity(runs.len() * MODEL_WIDTH);
             for (i, run) in runs.iter().enumerate() {
@@ -644,7 +652,7 @@ impl SiteStep<'_> {
             }
             rows
         });
-        let layout = RunLayout::of(&doc, &runs);
+        let layout = RunLayout::of(doc, &runs);
         let mut decided_by = match method {
             ClassifyMethod::Model => Route::Learned,
             m if m.learns_per_site() => Route::Site,
@@ -652,9 +660,9 @@ impl SiteStep<'_> {
         };
         let mut judged = None;
         if method == ClassifyMethod::Evidence || training {
-            let verdicts = BlockVerdicts::of(&doc, single_page);
+            let verdicts = BlockVerdicts::of(doc, single_page);
             let single: Vec<bool> = runs.iter().map(|r| verdicts.keeps(&r.run)).collect();
-            let linked: Vec<bool> = runs.iter().map(|r| run_unit(&doc, r).1).collect();
+            let linked: Vec<bool> = runs.iter().map(|r| run_unit(doc, r).1).collect();
             let evidence = PageEvidence::of(
                 &runs,
                 &single,
@@ -700,9 +708,15 @@ impl SiteStep<'_> {
         })
     }
 
-    /// The page's record: its text from the final classes, and its annotated HTML if asked
-    /// for (the page is read once more for it).
-    fn finish(&self, mut draft: Draft) -> Result<AnnotatedPage, FetchError> {
+    /// The page's record: its text from the final classes, and its annotated HTML and
+    /// Markdown if asked for, rendered from its DOM `doc` (the HTML is read from the archive
+    /// once more for its `<head>`). Without `doc` when they are asked for, the page is a
+    /// `stored-dom-missing` skip.
+    fn finish(
+        &self,
+        mut draft: Draft,
+        doc: Option<&Document>,
+    ) -> Result<AnnotatedPage, FetchError> {
         let mut page = self.pages[draft.index].clone();
         let guess = self.page_types[draft.index];
         let settled = settle_page(
@@ -714,13 +728,22 @@ impl SiteStep<'_> {
         );
         let annotate = &self.config.annotate;
         let (annotated, markdown) = if annotate.annotated_html || annotate.markdown {
-            let (html, doc) = self.parse(draft.index)?;
+            let doc = doc.ok_or(FetchError::DomMissing)?;
             let runs = &draft.runs;
-            let annotated = annotate
-                .annotated_html
-                .then(|| annotated_html(&doc, &html, &page.url, draft.cross_bits(), runs));
+            let annotated = if annotate.annotated_html {
+                let html = self.fetcher.fetch(&page)?.html;
+                Some(annotated_html(
+                    doc,
+                    &html,
+                    &page.url,
+                    draft.cross_bits(),
+                    runs,
+                ))
+            } else {
+                None
+            };
             let markdown = annotate.markdown.then(|| {
-                content_markdown(&doc, runs, &draft.layout, |i| {
+                content_markdown(doc, runs, &draft.layout, |i| {
                     runs[i].class == PatternClass::Content
                 })
             });

@@ -35,6 +35,10 @@ pub enum FetchError {
     /// The record reads as a page, but its words are not those the run labelled (the file or
     /// the parser's settings changed since `annotate`).
     RunsDoNotFit,
+    /// Stage `read` saved no DOM for the page (`read/doms`).
+    DomMissing,
+    /// The DOM stage `read` saved for the page fails its checksum or does not decode.
+    DomDamaged,
 }
 
 impl FetchError {
@@ -47,6 +51,8 @@ impl FetchError {
             Self::NotAtOffset => SkipReason::RefetchNotAtOffset,
             Self::NotAPage => SkipReason::RefetchNotAPage,
             Self::RunsDoNotFit => SkipReason::RefetchRunsDoNotFit,
+            Self::DomMissing => SkipReason::StoredDomMissing,
+            Self::DomDamaged => SkipReason::StoredDomDamaged,
         }
     }
 }

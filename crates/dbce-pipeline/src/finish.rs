@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
 use crate::page::{PageId, PageRef};
 use crate::shard::{PartitionStart, start_partition};
-use crate::work::{WorkDir, write_atomically};
-use crate::{Config, SkipReason, StageError, StageReport, group, read};
+use crate::work::{self, WorkDir, write_atomically};
+use crate::{Config, SkipReason, StageError, StageReport};
 use dbce_artifact::atomic::AtomicFile;
 use dbce_artifact::{ArtifactItems, ArtifactReader};
 
@@ -461,12 +461,12 @@ pub struct RunReport {
 
 /// The stages in pipeline order, the last step (`merge`) last.
 const STAGE_ORDER: [&str; 6] = [
-    read::STAGE,
-    group::STAGE,
-    annotate::STAGE,
-    STAGE,
-    crate::index::STAGE,
-    crate::merge::STAGE,
+    work::READ,
+    work::GROUP,
+    work::ANNOTATE,
+    work::FINISH,
+    work::INDEX,
+    work::MERGE,
 ];
 
 /// A stage's name in `report.json` and `timings.json`: its place in the pipeline and its name,

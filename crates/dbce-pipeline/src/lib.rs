@@ -21,6 +21,7 @@
 
 pub mod annotate;
 pub mod bands;
+pub mod doms;
 mod error;
 pub mod extract;
 pub mod fetch;
@@ -31,6 +32,7 @@ pub mod index;
 pub mod inputs;
 pub mod merge;
 pub mod page;
+mod page_items;
 pub mod read;
 mod report;
 mod shard;

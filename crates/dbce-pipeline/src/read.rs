@@ -13,6 +13,7 @@ use dbce_warc::{Entry, Record, WarcReader};
 use rayon::prelude::*;
 
 use crate::bands::{BandRow, BucketKey};
+use crate::doms::{Capture, DOMS, PackedDom, PageDom};
 use crate::html::captured_html;
 use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
 use crate::shard::Shard;
@@ -47,7 +48,7 @@ pub struct PageWords {
 }
 
 /// Records decoded in parallel at a time.
-const BATCH: usize = 256;
+const BATCH: usize = 128;
 
 /// Runs `shard` of stage `read` over `inputs` (sorted and deduplicated by the caller, the same
 /// for every shard), unless it is already done. Returns its report.
@@ -97,6 +98,8 @@ struct ReadStep {
     pages: Vec<ArtifactWriter<PageRef>>,
     /// One writer per partition.
     words: Vec<ArtifactWriter<PageWords>>,
+    /// One writer per partition.
+    doms: Vec<ArtifactWriter<PageDom>>,
     bands: Vec<ArtifactWriter<BandRow>>,
     skips: SkipLog,
     report: StageReport,
@@ -104,7 +107,8 @@ struct ReadStep {
 
 /// What became of one record.
 enum Outcome {
-    Page(Box<PageRef>, Vec<BandKey>, PageWords),
+    /// The page, its band keys, its words and its DOM.
+    Page(Box<PageRef>, Vec<BandKey>, PageWords, PackedDom),
     Skip(SkipLine),
 }
 
@@ -127,6 +131,11 @@ impl ReadStep {
                 .collect::<Result<_, _>>()?,
             words: (0..config.lsh.partitions)
                 .map(|p| ArtifactWriter::create(&work.read_words(p, shard.rank), WORDS))
+                .collect::<Result<_, _>>()?,
+            doms: (0..config.lsh.partitions)
+                // Small buffers: a shard writes one DOM file per partition at once and DOMs
+                // are tens of kilobytes, so larger buffers only add to the peak memory.
+                .map(|p| ArtifactWriter::with_buffer(&work.read_doms(p, shard.rank), DOMS, 1 << 16))
                 .collect::<Result<_, _>>()?,
             bands: (0..config.lsh.partitions)
                 .map(|p| {
@@ -197,7 +206,9 @@ impl ReadStep {
             .collect::<Result<_, _>>()?;
         for outcome in outcomes {
             match outcome {
-                Outcome::Page(page, bands, words) => self.add_page(&page, &bands, &words)?,
+                Outcome::Page(page, bands, words, dom) => {
+                    self.add_page(&page, &bands, &words, dom)?;
+                }
                 Outcome::Skip(skip) => {
                     self.report.skip(skip.reason);
                     self.skips.push(&skip)?;
@@ -262,7 +273,12 @@ impl ReadStep {
                 .map(|w| w.0)
                 .collect(),
         };
-        Ok(Outcome::Page(Box::new(page), bands, words))
+        Ok(Outcome::Page(
+            Box::new(page),
+            bands,
+            words,
+            PackedDom::of(&document),
+        ))
     }
 
     fn add_page(
@@ -270,6 +286,7 @@ impl ReadStep {
         page: &PageRef,
         bands: &[BandKey],
         words: &PageWords,
+        dom: PackedDom,
     ) -> Result<(), StageError> {
         let partitions = self.config.lsh.partitions;
         let partition =
@@ -284,6 +301,10 @@ impl ReadStep {
         }
         self.pages[partition as usize].push(page)?;
         self.words[partition as usize].push(words)?;
+        self.doms[partition as usize].push(&PageDom {
+            capture: Capture::of(page),
+            dom,
+        })?;
         self.report.emit();
         for cut in &page.truncated {
             self.report.warn(format!("page-truncated:{}", cut.name()));
@@ -297,6 +318,9 @@ impl ReadStep {
         }
         for words in self.words {
             words.finish()?;
+        }
+        for doms in self.doms {
+            doms.finish()?;
         }
         self.skips.finish()?;
         // Rows are streamed out in input order, so memory does not grow with the shard;

@@ -61,6 +61,10 @@ pub enum SkipReason {
     RefetchNotAPage,
     /// A page reads back, but its words are not those the run labelled.
     RefetchRunsDoNotFit,
+    /// `annotate`: stage `read` saved no DOM for the page.
+    StoredDomMissing,
+    /// `annotate`: the DOM stage `read` saved for the page does not decode.
+    StoredDomDamaged,
 }
 
 impl From<&dbce_warc::SkipReason> for SkipReason {
@@ -83,7 +87,7 @@ const WARC_PREFIX: &str = "warc:";
 
 impl SkipReason {
     /// Every reason but the reader's, which [`SkipKind::ALL`] lists.
-    const OTHERS: [Self; 19] = [
+    const OTHERS: [Self; 21] = [
         Self::NotACapture,
         Self::BadTargetUri,
         Self::BadWarcDate,
@@ -103,6 +107,8 @@ impl SkipReason {
         Self::RefetchNotAtOffset,
         Self::RefetchNotAPage,
         Self::RefetchRunsDoNotFit,
+        Self::StoredDomMissing,
+        Self::StoredDomDamaged,
     ];
 
     /// Every reason.
@@ -137,6 +143,8 @@ impl SkipReason {
             Self::RefetchNotAtOffset => "refetch-not-at-offset",
             Self::RefetchNotAPage => "refetch-not-a-page",
             Self::RefetchRunsDoNotFit => "refetch-runs-do-not-fit",
+            Self::StoredDomMissing => "stored-dom-missing",
+            Self::StoredDomDamaged => "stored-dom-damaged",
         };
         ("", name)
     }

@@ -13,7 +13,7 @@ use crate::{Config, StageReport};
 use dbce_artifact::ArtifactError;
 
 /// The version of the work directory layout and of `manifest.json`.
-pub const LAYOUT_VERSION: u32 = 2;
+pub const LAYOUT_VERSION: u32 = 3;
 
 /// What a stage was run with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -142,6 +142,11 @@ impl WorkDir {
     /// `read/words/PART/RANK.bin`: the hashed words of those pages.
     pub fn read_words(&self, partition: u32, rank: u32) -> PathBuf {
         self.path(READ, format!("words/{partition:05}/{rank:05}.bin"))
+    }
+
+    /// `read/doms/PART/RANK.bin`: the parsed DOMs of those pages ([`crate::doms`]).
+    pub fn read_doms(&self, partition: u32, rank: u32) -> PathBuf {
+        self.path(READ, format!("doms/{partition:05}/{rank:05}.bin"))
     }
 
     /// `read/bands/PART/RANK.bin`: the band rows of those pages.

@@ -182,6 +182,9 @@ pub enum ReadWarning {
         /// The bytes there were.
         read: u64,
     },
+    /// The record's gzip member has a damaged byte in its magic number; its data decoded and
+    /// checked as usual.
+    DamagedGzipMagic,
 }
 
 impl ReadWarning {
@@ -190,6 +193,7 @@ impl ReadWarning {
         match self {
             Self::CrCrLf => "cr-cr-lf",
             Self::ShortBlock { .. } => "short-block",
+            Self::DamagedGzipMagic => "damaged-gzip-magic",
         }
     }
 }

@@ -304,6 +304,9 @@ impl<R: Read + Seek> WarcReader<R> {
         if self.header_lines_end_cr_cr_lf {
             warnings.push(ReadWarning::CrCrLf);
         }
+        if start.framed && self.stream.member().repaired {
+            warnings.push(ReadWarning::DamagedGzipMagic);
+        }
         let body_start = self.stream.position();
         let body = match self.read_body(length, &header, cross) {
             Ok(body) => {

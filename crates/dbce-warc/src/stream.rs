@@ -107,6 +107,8 @@ pub(crate) struct Member {
     pub(crate) file_start: u64,
     /// Decompressed offset of the member's first byte.
     pub(crate) stream_start: u64,
+    /// Its header's magic number had a damaged byte (see [`gzip::starts_damaged_member`]).
+    pub(crate) repaired: bool,
 }
 
 enum Decoder {
@@ -144,6 +146,7 @@ impl<R: Read + Seek> Stream<R> {
         let member = Member {
             file_start: input.offset(),
             stream_start: 0,
+            repaired: false,
         };
         Ok(Self {
             input,
@@ -354,10 +357,11 @@ impl<R: Read + Seek> Stream<R> {
             Decoder::Zstd(frames) => frames.begin(&mut self.input)?,
         };
         match started {
-            Begin::Started => {
+            Begin::Started | Begin::Repaired => {
                 self.member = Member {
                     file_start: offset,
                     stream_start: self.pos,
+                    repaired: matches!(started, Begin::Repaired),
                 };
                 self.state = State::Inside;
                 Ok(None)
@@ -390,15 +394,42 @@ impl<R: Read + Seek> Stream<R> {
         }
     }
 
-    /// Seeks to `from` and consumes up to the next member magic; returns the bytes passed over.
+    /// Seeks to `from` and consumes up to the next member; returns the bytes passed over.
     fn scan_to_next_member(&mut self, from: u64) -> io::Result<u64> {
         self.input.seek(from)?;
-        let magic = match &self.decoder {
-            Decoder::Plain => return Ok(0),
-            Decoder::Gzip(_) => gzip::MAGIC,
-            Decoder::Zstd(_) => zstd::FRAME_MAGIC,
-        };
-        self.input.scan_to(magic)
+        match &self.decoder {
+            Decoder::Plain => Ok(0),
+            Decoder::Gzip(_) => self.scan_to_gzip_member(),
+            Decoder::Zstd(_) => self.input.scan_to(zstd::FRAME_MAGIC),
+        }
+    }
+
+    /// Consumes bytes up to the next gzip member, or to the end of the file: the next magic
+    /// number, or an earlier member whose magic number has one damaged byte
+    /// ([`gzip::starts_damaged_member`]). Returns the bytes passed over.
+    fn scan_to_gzip_member(&mut self) -> io::Result<u64> {
+        const WINDOW: usize = 64 * 1024;
+        let mut skipped = 0;
+        loop {
+            let window = self.input.fill_to(WINDOW)?;
+            let at_eof = window.len() < WINDOW;
+            // Positions with a whole probe's bytes after them (all of them at the end).
+            let probed = if at_eof {
+                window.len()
+            } else {
+                window.len() - gzip::PROBE_LEN
+            };
+            let exact = memchr::memmem::find(window, gzip::MAGIC);
+            let damaged = (0..exact.unwrap_or(probed).min(probed))
+                .find(|&at| gzip::starts_damaged_member(&window[at..]));
+            let next = damaged.or(exact.filter(|&at| at <= probed));
+            let passed = next.unwrap_or(probed);
+            self.input.consume(passed);
+            skipped += passed as u64;
+            if next.is_some() || at_eof {
+                return Ok(skipped);
+            }
+        }
     }
 
     /// Uncompressed files only: forgets buffered bytes and continues at `offset`.
@@ -477,6 +508,9 @@ pub(crate) enum Begin {
     NotAMember,
     /// The member header is invalid.
     Corrupt,
+    /// A gzip member header whose magic number has one damaged byte was read; decoding can
+    /// start.
+    Repaired,
 }
 
 fn plain_read<R: Read + Seek>(input: &mut Input<R>, out: &mut [u8]) -> io::Result<Outcome> {

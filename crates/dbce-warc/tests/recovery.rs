@@ -271,8 +271,8 @@ fn no_skip_of_a_plain_file_ends_past_its_end() {
 /// Found by the `gzip_members` fuzz target: one byte of a gzip-per-record archive of five
 /// records xored with 0xdd; every record must be read at its locator or reported at its
 /// member's offset.
-#[test]
-fn one_damaged_byte_leaves_every_member_accounted_for() {
+/// A gzip-per-record archive of five records, and where each is.
+fn five_members() -> (Vec<u8>, Vec<dbce_warc::RecordLocator>) {
     let mut writer = WarcWriter::new(Vec::new());
     let locators: Vec<_> = (0..5)
         .map(|n| {
@@ -289,23 +289,80 @@ fn one_damaged_byte_leaves_every_member_accounted_for() {
                 .expect("in memory")
         })
         .collect();
-    let mut bytes = writer.finish().expect("in memory");
-    let at = 64093 % bytes.len();
-    bytes[at] ^= 0xdd;
-    let entries: Vec<Entry> =
-        WarcReader::new(std::io::Cursor::new(&bytes), ReaderConfig::default())
-            .expect("in memory")
-            .map(|e| e.expect("in memory"))
-            .collect();
-    for locator in &locators {
+    (writer.finish().expect("in memory"), locators)
+}
+
+fn entries_of(bytes: &[u8]) -> Vec<Entry> {
+    WarcReader::new(std::io::Cursor::new(bytes), ReaderConfig::default())
+        .expect("in memory")
+        .map(|e| e.expect("in memory"))
+        .collect()
+}
+
+/// Every record is read at its locator or reported at its own offset.
+fn assert_accounted(bytes: &[u8], locators: &[dbce_warc::RecordLocator], damage: &str) {
+    let entries = entries_of(bytes);
+    for locator in locators {
         let accounted = entries.iter().any(|entry| match entry {
             Entry::Record(record) => record.locator == *locator,
             Entry::Skip(skip) => skip.offset == locator.offset,
         });
         assert!(
             accounted,
-            "record at {} (damage at {at}) neither read nor reported: {locators:?} {entries:#?}",
+            "record at {} ({damage}) neither read nor reported: {locators:?} {entries:#?}",
             locator.offset
         );
+    }
+}
+
+#[test]
+fn one_damaged_byte_leaves_every_member_accounted_for() {
+    let (mut bytes, locators) = five_members();
+    let at = 64093 % bytes.len();
+    bytes[at] ^= 0xdd;
+    assert_accounted(&bytes, &locators, &format!("damage at {at}"));
+}
+
+#[test]
+fn a_member_with_a_damaged_magic_byte_is_read_with_a_warning() {
+    let (bytes, locators) = five_members();
+    for member in &locators {
+        for at in 0..3 {
+            let mut damaged = bytes.clone();
+            let at = usize::try_from(member.offset).unwrap() + at;
+            damaged[at] ^= 0x20;
+            let entries = entries_of(&damaged);
+            let records: Vec<_> = entries
+                .iter()
+                .filter_map(|e| match e {
+                    Entry::Record(record) => Some(record),
+                    Entry::Skip(_) => None,
+                })
+                .collect();
+            assert_eq!(records.len(), 5, "damage at {at}: {entries:#?}");
+            for record in records {
+                let warned = record.warnings == [ReadWarning::DamagedGzipMagic];
+                assert_eq!(warned, record.locator == *member, "damage at {at}");
+                assert!(locators.contains(&record.locator));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_damaged_member_and_a_later_damaged_magic_leave_every_record_accounted_for() {
+    // Two faults together (found by the `gzip_members` fuzz target): damage inside one
+    // member's data, which can make its decoder run on to the end of the file, and a damaged
+    // magic number further on, which used to leave no member start after the first fault.
+    let (bytes, locators) = five_members();
+    let second = usize::try_from(locators[1].offset).unwrap();
+    let fourth = usize::try_from(locators[3].offset).unwrap();
+    for at in second + 10..fourth {
+        for xor in [0x01, 0x5a, 0xff] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= xor;
+            damaged[fourth + 1] ^= 0x11;
+            assert_accounted(&damaged, &locators, &format!("damage at {at} ^ {xor:#x}"));
+        }
     }
 }

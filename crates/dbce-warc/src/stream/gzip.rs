@@ -17,6 +17,11 @@ const FCOMMENT: u8 = 0x10;
 const RESERVED: u8 = 0xe0;
 /// The longest member header accepted (the extra field, name and comment included).
 const MAX_HEADER: usize = 64 * 1024;
+/// How many bytes a probe for a member with a damaged magic number looks at: a header without
+/// optional fields and the start of its deflate data.
+pub(crate) const PROBE_LEN: usize = 1024;
+/// How many decoded bytes a probe needs to recognise the start of a record.
+const PROBE_DECODED: usize = 64;
 
 /// Decoder state for the current gzip member; reused across members.
 pub(crate) struct GzipMember {
@@ -34,10 +39,12 @@ impl GzipMember {
         }
     }
 
-    /// Reads a member header at the input's position.
+    /// Reads a member header at the input's position. A header whose magic number has one
+    /// damaged byte is accepted ([`Begin::Repaired`]) when its data decodes to a record start.
     pub(crate) fn begin<R: Read + Seek>(&mut self, input: &mut Input<R>) -> io::Result<Begin> {
-        let head = input.fill_to(10)?;
-        if !head.starts_with(MAGIC) {
+        let head = input.fill_to(PROBE_LEN)?;
+        let repaired = !head.starts_with(MAGIC);
+        if repaired && !starts_damaged_member(head) {
             return Ok(Begin::NotAMember);
         }
         if head.len() < 10 || head[3] & RESERVED != 0 {
@@ -56,7 +63,11 @@ impl GzipMember {
         self.inflate.reset(false);
         self.crc.reset();
         self.finished = false;
-        Ok(Begin::Started)
+        Ok(if repaired {
+            Begin::Repaired
+        } else {
+            Begin::Started
+        })
     }
 
     /// Decodes more of the member into `out`.
@@ -112,6 +123,42 @@ impl GzipMember {
     }
 }
 
+/// Whether `head` starts a member whose magic number has exactly one damaged byte: the other
+/// two match, the header is well formed and its deflate data decodes to the start of a WARC or
+/// ARC record. A damaged byte costs the member's record nothing, since the magic number is not
+/// part of the data; without this the record would be lost with the bytes around it.
+pub(crate) fn starts_damaged_member(head: &[u8]) -> bool {
+    let Some(magic) = head.get(..MAGIC.len()) else {
+        return false;
+    };
+    let matching = magic.iter().zip(MAGIC).filter(|(a, b)| a == b).count();
+    if matching != MAGIC.len() - 1 || head.len() < 10 || head[3] & RESERVED != 0 {
+        return false;
+    }
+    let Some(header_len) = header_length(head, head[3]) else {
+        return false;
+    };
+    let mut decoded = [0; PROBE_DECODED];
+    let mut inflate = Decompress::new(false);
+    if inflate
+        .decompress(&head[header_len..], &mut decoded, FlushDecompress::None)
+        .is_err()
+    {
+        return false;
+    }
+    starts_record(&decoded[..counted(inflate.total_out())])
+}
+
+/// Whether `bytes` begin like a WARC record (`WARC/1.x`) or an ARC record (a URL line).
+fn starts_record(bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"WARC/") {
+        return bytes.len() > 5 && bytes[5].is_ascii_digit();
+    }
+    let line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let scheme = line.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    scheme > 0 && line[scheme..].starts_with(b"://") && line.len() < bytes.len()
+}
+
 /// Byte counts of one decompress call are bounded by the slices passed, so they fit in usize.
 fn counted(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
@@ -147,5 +194,46 @@ mod tests {
         head.extend_from_slice(&[0, 0]);
         assert_eq!(header_length(&head, head[3]), Some(head.len()));
         assert_eq!(header_length(&head[..head.len() - 3], head[3]), None);
+    }
+
+    fn member(data: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+        encoder.write_all(data).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    #[test]
+    fn a_member_with_one_damaged_magic_byte_is_recognised_by_its_record() {
+        let warc = member(b"WARC/1.0\r\nWARC-Type: resource\r\n\r\n");
+        let arc = member(b"http://example.com/ 10.0.0.1 20200101000000 text/html 5\nhello\n");
+        for good in [&warc, &arc] {
+            assert!(
+                !starts_damaged_member(good),
+                "an intact magic is not damaged"
+            );
+            for at in 0..MAGIC.len() {
+                let mut damaged = good.clone();
+                damaged[at] ^= 0x40;
+                assert!(starts_damaged_member(&damaged), "byte {at}");
+            }
+            let mut two = good.clone();
+            two[0] ^= 1;
+            two[1] ^= 1;
+            assert!(
+                !starts_damaged_member(&two),
+                "two damaged bytes are too many"
+            );
+        }
+    }
+
+    #[test]
+    fn a_damaged_magic_before_other_data_is_not_a_member() {
+        let mut text = member(b"<html><body>not a record</body></html>");
+        text[0] ^= 0x40;
+        assert!(!starts_damaged_member(&text));
+        let mut noise: Vec<u8> = (0..PROBE_LEN).map(|i| (i * 7 + 3) as u8).collect();
+        noise[..3].copy_from_slice(&[0x1f, 0x8b, 0x09]);
+        assert!(!starts_damaged_member(&noise));
     }
 }

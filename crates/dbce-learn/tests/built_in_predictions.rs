@@ -1,0 +1,119 @@
+//! Every forest built into dbce (the block model, the page-type model, the run model and the
+//! judge) gives the same probabilities, bit for bit, as when these digests were taken (with the
+//! tree-walking forest, before `dbce_forest` compiled its trees to flat arrays): a change to
+//! how a forest predicts cannot change a single output.
+//!
+//! Rows are drawn from a fixed generator mixing the shapes features take (zeros, ones, counts,
+//! fractions, large magnitudes, negatives and the odd NaN), enough to reach most leaves; the
+//! digest is FNV-1a over the bits of every probability in order.
+#![allow(clippy::unwrap_used)]
+
+use dbce_classify::page_type::PAGE_TYPE_FEATURE_NAMES;
+use dbce_classify::{BlockModel, PageTypeModel};
+use dbce_learn::judge::{EVIDENCE_NAMES, Judge, PageEvidence};
+
+/// Rows drawn per model.
+const ROWS: usize = 4000;
+
+/// A fixed stream of feature values (splitmix64).
+struct Values(u64);
+
+impl Values {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1_u64 << 24) as f32
+    }
+
+    fn value(&mut self) -> f32 {
+        match self.next_u64() % 16 {
+            0..=2 => 0.0,
+            3 => 1.0,
+            4..=7 => self.unit(),
+            8..=10 => (self.next_u64() % 40) as f32,
+            11..=12 => 10_f32.powf(5.0 * self.unit()),
+            13 => -self.unit(),
+            14 => (self.next_u64() % 4) as f32 * 0.25,
+            _ if self.next_u64() % 8 == 0 => f32::NAN,
+            _ => self.unit() * 3.0,
+        }
+    }
+
+    fn rows(&mut self, width: usize) -> Vec<f32> {
+        (0..ROWS * width).map(|_| self.value()).collect()
+    }
+}
+
+/// FNV-1a over the bits of `probabilities`, with how many distinct values they take.
+fn digest(probabilities: impl IntoIterator<Item = f32>) -> (u64, usize) {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut distinct = std::collections::BTreeSet::new();
+    for p in probabilities {
+        distinct.insert(p.to_bits());
+        for byte in p.to_bits().to_le_bytes() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    (hash, distinct.len())
+}
+
+fn checked(name: &str, (hash, distinct): (u64, usize), expected: u64) {
+    // Enough different probabilities that the rows reach many leaves.
+    assert!(distinct > 100, "{name}: only {distinct} distinct probabilities");
+    assert_eq!(hash, expected, "{name}: digest {hash:#018x}");
+}
+
+#[test]
+fn the_block_model_predicts_as_before() {
+    let model = BlockModel::built_in().unwrap();
+    let width = model.forest().n_features();
+    let rows = Values(1).rows(width);
+    checked(
+        "block model",
+        digest(model.probabilities(&rows)),
+        0x40e5_a217_6c35_6a97,
+    );
+}
+
+#[test]
+fn the_page_type_model_predicts_as_before() {
+    let model = PageTypeModel::built_in();
+    let width = PAGE_TYPE_FEATURE_NAMES.len();
+    let rows = Values(2).rows(width);
+    let probabilities = rows.chunks_exact(width).flat_map(|r| model.probabilities(r));
+    checked(
+        "page-type model",
+        digest(probabilities),
+        0xc2e2_64e3_b9e7_57b0,
+    );
+}
+
+#[test]
+fn the_run_model_predicts_as_before() {
+    let forest = dbce_learn::model::load(None).unwrap();
+    let width = forest.n_features();
+    let rows = Values(3).rows(width);
+    let expected = 0x8fd9_03ea_4efa_eb41;
+    let one_by_one = rows.chunks_exact(width).map(|r| forest.predict_proba(r));
+    checked("run model", digest(one_by_one), expected);
+    let batch = digest(forest.predict_proba_batch(&rows));
+    checked("run model, batch", batch, expected);
+}
+
+#[test]
+fn the_judge_predicts_as_before() {
+    let judge = Judge::load(None).unwrap();
+    let width = EVIDENCE_NAMES.len();
+    let rows = Values(4).rows(width);
+    let scores = rows.chunks_exact(width).flat_map(|r| {
+        let evidence = PageEvidence(r.try_into().unwrap());
+        judge.scores(&evidence)
+    });
+    checked("judge", digest(scores), 0x13a1_aedf_ea3f_6a88);
+}
