@@ -65,7 +65,10 @@ fn digest(probabilities: impl IntoIterator<Item = f32>) -> (u64, usize) {
 
 fn checked(name: &str, (hash, distinct): (u64, usize), expected: u64) {
     // Enough different probabilities that the rows reach many leaves.
-    assert!(distinct > 100, "{name}: only {distinct} distinct probabilities");
+    assert!(
+        distinct > 100,
+        "{name}: only {distinct} distinct probabilities"
+    );
     assert_eq!(hash, expected, "{name}: digest {hash:#018x}");
 }
 
@@ -86,7 +89,9 @@ fn the_page_type_model_predicts_as_before() {
     let model = PageTypeModel::built_in();
     let width = PAGE_TYPE_FEATURE_NAMES.len();
     let rows = Values(2).rows(width);
-    let probabilities = rows.chunks_exact(width).flat_map(|r| model.probabilities(r));
+    let probabilities = rows
+        .chunks_exact(width)
+        .flat_map(|r| model.probabilities(r));
     checked(
         "page-type model",
         digest(probabilities),
