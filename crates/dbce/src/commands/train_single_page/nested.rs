@@ -358,12 +358,15 @@ fn apply(
 struct RouteScores {
     /// Pages typed `article`: weight and F1 for each [`ArticleRoute::candidate`].
     articles: Vec<(f64, Vec<f64>)>,
-    /// The same pages: dataset, whether it has labelled page types (wcxb-dev, the modern web;
-    /// the others are the older news sets), and the F1 of Readability's blocks.
-    article_context: Vec<(usize, bool, f64)>,
+    /// The same pages' [`ArticleContext`].
+    article_context: Vec<ArticleContext>,
     /// Pages of other types: type, weight and F1 for each of [`OTHERS`].
     others: Vec<(PageType, f64, Vec<f64>)>,
 }
+
+/// A page's dataset, whether the dataset has labelled page types (wcxb-dev, the modern web;
+/// the others are the older news sets), and the F1 of Readability's blocks on it.
+type ArticleContext = (usize, bool, f64);
 
 /// The route chosen in one fold.
 #[derive(Debug, PartialEq)]
@@ -417,7 +420,7 @@ impl RouteScores {
         for &i in &covered {
             *per_dataset.entry(pages[i].dataset).or_default() += 1;
         }
-        let scored: Vec<(PageType, f64, Vec<f64>, (usize, bool, f64))> = covered
+        let scored: Vec<(PageType, f64, Vec<f64>, ArticleContext)> = covered
             .par_iter()
             .map_init(RougeScorer::new, |scorer, &i| {
                 let page = &pages[i];
