@@ -76,12 +76,17 @@ impl LearnedBlocks {
     /// Whether a block of content probability `probability` is content, Readability keeping
     /// it (`kept_by_readability`) or not.
     pub fn is_content(&self, probability: f32, kept_by_readability: bool) -> bool {
-        probability
-            >= if kept_by_readability {
-                self.threshold
-            } else {
-                self.threshold_outside_readability
-            }
+        probability >= self.threshold_for(kept_by_readability)
+    }
+
+    /// The least probability at which a block is content, Readability keeping it
+    /// (`kept_by_readability`) or not.
+    pub fn threshold_for(&self, kept_by_readability: bool) -> f32 {
+        if kept_by_readability {
+            self.threshold
+        } else {
+            self.threshold_outside_readability
+        }
     }
 
     /// One threshold for every block.
@@ -315,7 +320,9 @@ impl BlockModel {
     }
 
     /// One flag per block of `doc`: content when the forest's probability reaches the
-    /// threshold of `settings` for a block Readability keeps or drops.
+    /// threshold of `settings` for a block Readability keeps or drops
+    /// ([`LearnedBlocks::is_content`]), asked of the forest as a decision
+    /// ([`RandomForest::reaches`]), which walks only the trees it takes to know.
     pub fn classify(
         &self,
         doc: &Document,
@@ -323,11 +330,11 @@ impl BlockModel {
         settings: &LearnedBlocks,
     ) -> Vec<bool> {
         let rows = block_rows(doc, blocks);
-        let kept = rows.chunks_exact(block_width()).map(readability_keeps);
-        self.probabilities(&rows)
-            .into_iter()
-            .zip(kept)
-            .map(|(p, kept)| settings.is_content(p, kept))
+        rows.chunks_exact(block_width())
+            .map(|row| {
+                self.forest
+                    .reaches(row, settings.threshold_for(readability_keeps(row)))
+            })
             .collect()
     }
 }

@@ -11,13 +11,18 @@
 //!   [`remove_conflicting`], the thesis's rule that drops vectors seen with both labels;
 //! - [`FeatureSchema`], the names of the features a stored model reads, checked on load
 //!   ([`SchemaMismatch`]);
-//! - [`ForestError`], why training refused its input.
+//! - [`ForestError`], why training refused its input, and [`CompileError`], why a stored
+//!   forest was refused on load.
 //!
 //! Each tree is a CART tree grown on a bootstrap sample with Gini impurity and a random subset
 //! of features at every split. Split search works on a quantile histogram: each feature is
 //! binned once into at most 64 bins, whose edges are midpoints between adjacent distinct
 //! training values (a feature with at most 64 distinct values is split exactly). Rows with
-//! `row[feature] <= threshold` go left; a NaN at prediction time goes right.
+//! `row[feature] <= threshold` go left; a NaN at prediction time goes right. For prediction the
+//! trees are compiled to one flat array when the forest is trained or loaded (`flat.rs`: every
+//! node a 12-byte record, a split's children side by side, found by index arithmetic), which
+//! gives the same probabilities bit for bit as walking the stored trees; the stored form is
+//! unchanged.
 //!
 //! Training is deterministic: tree `i` draws its randomness from a ChaCha8 stream `i` seeded
 //! with [`ForestParams::seed`], and trees are collected in index order, so the same input and
@@ -45,16 +50,19 @@
 #![deny(missing_docs)]
 
 mod bins;
+mod flat;
 mod knn;
 mod schema;
 mod tree;
 
+pub use flat::CompileError;
 pub use knn::{NearestNeighbours, remove_conflicting};
 pub use schema::{FeatureSchema, SchemaMismatch};
 
 use serde::{Deserialize, Serialize};
 
 use crate::bins::Binned;
+use crate::flat::FlatForest;
 use crate::tree::{Tree, TreeSettings};
 
 /// Training settings of a [`RandomForest`].
@@ -127,15 +135,49 @@ pub enum ForestError {
     /// A parameter is out of range.
     #[error("invalid forest parameter: {0}")]
     InvalidParams(&'static str),
+    /// The trained trees cannot be compiled for prediction (more nodes than it can address).
+    #[error("cannot compile the forest: {0}")]
+    Compile(#[from] CompileError),
 }
 
 /// A trained random forest of binary CART trees.
+///
+/// It serialises as its trees; when it is trained or deserialised, the trees are also compiled
+/// to a flat array (`flat.rs`) that every prediction walks, and a model whose trees do not
+/// compile (links outside a tree, a loop, a feature beyond the row) is refused on load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "StoredForest")]
 pub struct RandomForest {
     n_features: usize,
     params: ForestParams,
     trees: Vec<Tree>,
     importances: Vec<f32>,
+    /// The trees compiled for prediction.
+    #[serde(skip)]
+    flat: FlatForest,
+}
+
+/// A [`RandomForest`] as stored: its fields but the compiled trees, in the same order.
+#[derive(Deserialize)]
+struct StoredForest {
+    n_features: usize,
+    params: ForestParams,
+    trees: Vec<Tree>,
+    importances: Vec<f32>,
+}
+
+impl TryFrom<StoredForest> for RandomForest {
+    type Error = CompileError;
+
+    fn try_from(stored: StoredForest) -> Result<Self, CompileError> {
+        Ok(Self {
+            flat: FlatForest::compile(&stored.trees, stored.n_features)?,
+            n_features: stored.n_features,
+            params: stored.params,
+            trees: stored.trees,
+            importances: stored.importances,
+        })
+    }
 }
 
 impl RandomForest {
@@ -230,6 +272,7 @@ impl RandomForest {
             .map(|&v| if sum > 0.0 { (v / sum) as f32 } else { 0.0 })
             .collect();
         Ok(Self {
+            flat: FlatForest::compile(&trees, n_features)?,
             n_features,
             params: *params,
             trees,
@@ -249,11 +292,7 @@ impl RandomForest {
             self.n_features,
             "row length differs from the model's features"
         );
-        let mut sum = 0.0_f64;
-        for tree in &self.trees {
-            sum += f64::from(tree.predict(row));
-        }
-        (sum / self.trees.len() as f64) as f32
+        self.flat.predict_proba(row)
     }
 
     /// [`RandomForest::predict_proba`] of every row of a row-major matrix, bit-identical to
@@ -270,18 +309,7 @@ impl RandomForest {
             "row length differs from the model's features"
         );
         const BLOCK_ROWS: usize = 2048;
-        let block = |rows: &[f32]| {
-            let mut sums = vec![0.0_f64; rows.len() / d];
-            for tree in &self.trees {
-                for (sum, row) in sums.iter_mut().zip(rows.chunks_exact(d)) {
-                    *sum += f64::from(tree.predict(row));
-                }
-            }
-            let n = self.trees.len() as f64;
-            sums.into_iter()
-                .map(|s| (s / n) as f32)
-                .collect::<Vec<f32>>()
-        };
+        let block = |rows: &[f32]| self.flat.predict_proba_rows(rows, d);
         #[cfg(feature = "rayon")]
         let blocks: Vec<Vec<f32>> = {
             use rayon::prelude::*;
@@ -292,12 +320,30 @@ impl RandomForest {
         blocks.concat()
     }
 
-    /// Whether `row` is predicted `true`: [`RandomForest::predict_proba`] `>= 0.5`.
+    /// Whether `row` is predicted `true`: [`RandomForest::predict_proba`] `>= 0.5`
+    /// ([`RandomForest::reaches`]).
     ///
     /// # Panics
     /// If `row.len()` differs from [`RandomForest::n_features`].
     pub fn predict(&self, row: &[f32]) -> bool {
-        self.predict_proba(row) >= 0.5
+        self.reaches(row, 0.5)
+    }
+
+    /// Whether [`RandomForest::predict_proba`] of `row` is at least `threshold`, always the
+    /// same answer as comparing it, but from only as many trees as it takes to know: the
+    /// trees are walked in order, and once the leaves so far, with the least or the greatest
+    /// the remaining trees' leaves can add, put the probability on one side of the threshold,
+    /// the rest are skipped. For a decision at a threshold, not a probability.
+    ///
+    /// # Panics
+    /// If `row.len()` differs from [`RandomForest::n_features`].
+    pub fn reaches(&self, row: &[f32], threshold: f32) -> bool {
+        assert_eq!(
+            row.len(),
+            self.n_features,
+            "row length differs from the model's features"
+        );
+        self.flat.reaches(row, threshold)
     }
 
     /// Number of features per row the model was trained on.

@@ -34,30 +34,6 @@ pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
 }
 
-impl Tree {
-    /// The leaf P(true) for a row.
-    pub(crate) fn predict(&self, row: &[f32]) -> f32 {
-        let mut i = 0_usize;
-        loop {
-            match self.nodes[i] {
-                Node::Leaf { p_true } => return p_true,
-                Node::Split {
-                    feature,
-                    threshold,
-                    left,
-                    right,
-                } => {
-                    i = if row[usize::from(feature)] <= threshold {
-                        left
-                    } else {
-                        right
-                    } as usize;
-                }
-            }
-        }
-    }
-}
-
 /// Settings of one tree, resolved from the forest's parameters.
 pub(crate) struct TreeSettings {
     pub(crate) max_depth: u32,

@@ -40,7 +40,7 @@ impl Values {
             11..=12 => 10_f32.powf(5.0 * self.unit()),
             13 => -self.unit(),
             14 => (self.next_u64() % 4) as f32 * 0.25,
-            _ if self.next_u64() % 8 == 0 => f32::NAN,
+            _ if self.next_u64().is_multiple_of(8) => f32::NAN,
             _ => self.unit() * 3.0,
         }
     }
@@ -121,4 +121,32 @@ fn the_judge_predicts_as_before() {
         judge.scores(&evidence)
     });
     checked("judge", digest(scores), 0x13a1_aedf_ea3f_6a88);
+}
+
+/// Deciding at a threshold (`RandomForest::reaches`, which stops at the tree that settles it)
+/// answers as comparing the full probability does, on every built-in forest a decision is
+/// asked of: the block model at the thresholds of `blocks` and of the default
+/// `blocks:0.35:0.55`, the run model at 0.5.
+#[test]
+fn decisions_at_a_threshold_are_the_probabilitys() {
+    let block = BlockModel::built_in().unwrap().forest();
+    let runs = dbce_learn::model::load(None).unwrap();
+    for (forest, seed, thresholds) in [
+        (block, 5, &[0.35, 0.5, 0.55, 0.7][..]),
+        (&runs, 6, &[0.5][..]),
+    ] {
+        let width = forest.n_features();
+        let rows = Values(seed).rows(width);
+        let mut early = 0;
+        for row in rows.chunks_exact(width) {
+            let p = forest.predict_proba(row);
+            for &t in thresholds {
+                assert_eq!(forest.reaches(row, t), p >= t, "p {p} at {t}");
+                early += usize::from((p - t).abs() > 0.3);
+            }
+            assert_eq!(forest.predict(row), p >= 0.5);
+        }
+        // Rows far from a threshold, which the forest can settle early, are common.
+        assert!(early > ROWS / 10, "{early}");
+    }
 }

@@ -1,0 +1,317 @@
+//! A forest's trees compiled to one flat array for prediction: every node of every tree as a
+//! 12-byte record, the two children of a split side by side, so that a walk is index
+//! arithmetic (`left + goes_right`) over one cache line per node instead of matching on node
+//! variants. Leaves are records too, their probability in the threshold's place, so a walk
+//! never leaves the array.
+//!
+//! Compiling renumbers each tree's nodes from its root, depth first, so a tree whose links
+//! point outside it, back up or twice at one node is refused rather than walked.
+
+use crate::tree::{Node, Tree};
+
+/// The feature a leaf record holds: no split reads it (a forest has at most `u16::MAX`
+/// features, so indices stop below it).
+const LEAF: u16 = u16::MAX;
+
+/// Why a forest's trees cannot be compiled for prediction (a damaged or foreign model file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompileError {
+    /// A tree has no nodes.
+    #[error("a tree has no nodes")]
+    EmptyTree,
+    /// A child link points outside its tree, or to a node already reached.
+    #[error("a tree's node links do not form a tree")]
+    NotATree,
+    /// A split reads a feature the model does not have.
+    #[error("a split reads feature {0}, beyond the model's features")]
+    FeatureOutOfRange(u16),
+    /// More nodes than a `u32` can index.
+    #[error("too many nodes")]
+    TooLarge,
+}
+
+/// One node: a split, or a leaf when `feature` is [`LEAF`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct FlatNode {
+    /// A split's threshold (rows with a value `<=` it go left, the others and NaN right); a
+    /// leaf's P(true).
+    value: f32,
+    /// The feature a split reads, or [`LEAF`].
+    feature: u16,
+    /// A split's left child; its right child is the next record.
+    left: u32,
+}
+
+/// The trees of a forest as one flat array, for prediction.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct FlatForest {
+    /// Each tree's root.
+    roots: Vec<u32>,
+    nodes: Vec<FlatNode>,
+    /// Per tree `k`: the least and the greatest sum the leaves of trees `k..` can add (one
+    /// more entry, 0, after the last tree), for [`FlatForest::reaches`].
+    rest: Vec<(f64, f64)>,
+}
+
+/// How far from a threshold a bound must be for [`FlatForest::reaches`] to decide before the
+/// last tree: far more than the rounding of summing a forest's leaves in another order.
+const MARGIN: f64 = 1e-9;
+
+impl FlatForest {
+    /// Compiles `trees` for rows of `n_features` values.
+    pub(crate) fn compile(trees: &[Tree], n_features: usize) -> Result<Self, CompileError> {
+        let mut flat = Self::default();
+        let mut leaf_ranges = Vec::with_capacity(trees.len());
+        for tree in trees {
+            let root = flat.add_tree(tree, n_features)?;
+            flat.roots.push(root);
+            let leaves = tree.nodes.iter().filter_map(|node| match *node {
+                Node::Leaf { p_true } => Some(f64::from(p_true)),
+                Node::Split { .. } => None,
+            });
+            let range = leaves.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p), hi.max(p))
+            });
+            leaf_ranges.push(range);
+        }
+        flat.rest = vec![(0.0, 0.0); trees.len() + 1];
+        for (k, (lo, hi)) in leaf_ranges.into_iter().enumerate().rev() {
+            let (rest_lo, rest_hi) = flat.rest[k + 1];
+            flat.rest[k] = (rest_lo + lo, rest_hi + hi);
+        }
+        Ok(flat)
+    }
+
+    /// Appends `tree`'s nodes, depth first from its root; returns the root's index.
+    fn add_tree(&mut self, tree: &Tree, n_features: usize) -> Result<u32, CompileError> {
+        if tree.nodes.is_empty() {
+            return Err(CompileError::EmptyTree);
+        }
+        let mut reached = vec![false; tree.nodes.len()];
+        reached[0] = true;
+        let root = self.push(&tree.nodes[0], n_features)?;
+        // (node index in `tree`, its index here)
+        let mut stack = vec![(0_usize, root)];
+        while let Some((index, at)) = stack.pop() {
+            let Node::Split { left, right, .. } = tree.nodes[index] else {
+                continue;
+            };
+            let children = [left as usize, right as usize];
+            for child in children {
+                if reached.get(child).is_none_or(|&r| r) {
+                    return Err(CompileError::NotATree);
+                }
+                reached[child] = true;
+            }
+            let first = self.push(&tree.nodes[children[0]], n_features)?;
+            self.push(&tree.nodes[children[1]], n_features)?;
+            self.nodes[at as usize].left = first;
+            // Right first on the stack: the left subtree is laid out next.
+            stack.push((children[1], first + 1));
+            stack.push((children[0], first));
+        }
+        Ok(root)
+    }
+
+    /// Appends `node` (a split's children are linked later); returns its index.
+    fn push(&mut self, node: &Node, n_features: usize) -> Result<u32, CompileError> {
+        let at = u32::try_from(self.nodes.len()).map_err(|_| CompileError::TooLarge)?;
+        self.nodes.push(match *node {
+            Node::Leaf { p_true } => FlatNode {
+                value: p_true,
+                feature: LEAF,
+                left: 0,
+            },
+            Node::Split {
+                feature, threshold, ..
+            } => {
+                if usize::from(feature) >= n_features || feature == LEAF {
+                    return Err(CompileError::FeatureOutOfRange(feature));
+                }
+                FlatNode {
+                    value: threshold,
+                    feature,
+                    left: 0,
+                }
+            }
+        });
+        Ok(at)
+    }
+
+    /// Tree `tree`'s leaf P(true) for `row`.
+    #[inline]
+    fn leaf_of(&self, tree: usize, row: &[f32]) -> f32 {
+        let mut node = self.nodes[self.roots[tree] as usize];
+        while node.feature != LEAF {
+            // NaN compares false: it goes right.
+            let goes_left = row[usize::from(node.feature)] <= node.value;
+            node = self.nodes[node.left as usize + usize::from(!goes_left)];
+        }
+        node.value
+    }
+
+    /// The mean over trees, in order and summed in `f64`, of the leaf P(true) for `row`.
+    pub(crate) fn predict_proba(&self, row: &[f32]) -> f32 {
+        let mut sum = 0.0_f64;
+        for tree in 0..self.roots.len() {
+            sum += f64::from(self.leaf_of(tree, row));
+        }
+        (sum / self.roots.len() as f64) as f32
+    }
+
+    /// Whether [`FlatForest::predict_proba`] of `row` is at least `threshold`, walking only
+    /// as many trees as it takes to know: after each tree, the sum so far plus the least (the
+    /// greatest) the other trees' leaves can add bounds the final probability, and once both
+    /// bounds, a [`MARGIN`] wider, fall on one side of the threshold the answer is that side.
+    /// The same answer as comparing the full probability (the final rounding to `f32` is
+    /// monotone), from fewer trees when the forest is sure.
+    pub(crate) fn reaches(&self, row: &[f32], threshold: f32) -> bool {
+        let n = self.roots.len() as f64;
+        let probability = |sum: f64| (sum / n) as f32;
+        let mut sum = 0.0_f64;
+        for tree in 0..self.roots.len() {
+            sum += f64::from(self.leaf_of(tree, row));
+            let (rest_lo, rest_hi) = self.rest[tree + 1];
+            if probability(sum + rest_lo - MARGIN) >= threshold {
+                return true;
+            }
+            if probability(sum + rest_hi + MARGIN) < threshold {
+                return false;
+            }
+        }
+        probability(sum) >= threshold
+    }
+
+    /// [`FlatForest::predict_proba`] of every `d`-value row of `rows`, one tree at a time.
+    pub(crate) fn predict_proba_rows(&self, rows: &[f32], d: usize) -> Vec<f32> {
+        let mut sums = vec![0.0_f64; rows.len() / d];
+        for tree in 0..self.roots.len() {
+            for (sum, row) in sums.iter_mut().zip(rows.chunks_exact(d)) {
+                *sum += f64::from(self.leaf_of(tree, row));
+            }
+        }
+        let n = self.roots.len() as f64;
+        sums.into_iter().map(|s| (s / n) as f32).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ForestParams, RandomForest};
+    use proptest::prelude::*;
+
+    /// The leaf P(true) of `tree` for `row`, walking its nodes as they are stored: what the
+    /// flat arrays must reproduce.
+    fn walk(tree: &Tree, row: &[f32]) -> f32 {
+        let mut i = 0;
+        loop {
+            match tree.nodes[i] {
+                Node::Leaf { p_true } => return p_true,
+                Node::Split {
+                    feature,
+                    threshold,
+                    left,
+                    right,
+                } => {
+                    i = if row[usize::from(feature)] <= threshold {
+                        left
+                    } else {
+                        right
+                    } as usize;
+                }
+            }
+        }
+    }
+
+    fn walked(forest: &RandomForest, row: &[f32]) -> f32 {
+        let sum: f64 = forest.trees.iter().map(|t| f64::from(walk(t, row))).sum();
+        (sum / forest.trees.len() as f64) as f32
+    }
+
+    proptest! {
+        #[test]
+        fn flat_arrays_predict_what_the_trees_do(
+            train in proptest::collection::vec((0_u8..6, 0_u8..6, 0_u8..6, any::<bool>()), 20..120),
+            rows in proptest::collection::vec((0_u8..7, 0_u8..7, 0_u8..7), 1..40),
+            seed in any::<u64>(),
+        ) {
+            let features: Vec<f32> = train.iter().flat_map(|&(a, b, c, _)| [a, b, c]).map(f32::from).collect();
+            let labels: Vec<bool> = train.iter().map(|t| t.3).collect();
+            let params = ForestParams { trees: 5, min_samples_leaf: 1, seed, ..ForestParams::default() };
+            let forest = RandomForest::fit(&features, 3, &labels, &params).unwrap();
+            // Values on the training grid, between it, and NaN (6 stands for NaN).
+            let value = |v: u8| if v == 6 { f32::NAN } else { f32::from(v) * 0.75 };
+            let rows: Vec<f32> = rows.iter().flat_map(|&(a, b, c)| [value(a), value(b), value(c)]).collect();
+            let batch = forest.predict_proba_batch(&rows);
+            for (row, batched) in rows.chunks_exact(3).zip(batch) {
+                let expected = walked(&forest, row);
+                prop_assert_eq!(forest.predict_proba(row).to_bits(), expected.to_bits());
+                prop_assert_eq!(batched.to_bits(), expected.to_bits());
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn reaching_a_threshold_is_comparing_the_probability(
+            train in proptest::collection::vec((0_u8..6, 0_u8..6, any::<bool>()), 20..120),
+            rows in proptest::collection::vec((0_u8..7, 0_u8..7), 1..40),
+            thresholds in proptest::collection::vec(0_u8..=20, 1..6),
+            trees in 1_u32..12,
+            seed in any::<u64>(),
+        ) {
+            let features: Vec<f32> = train.iter().flat_map(|&(a, b, _)| [a, b]).map(f32::from).collect();
+            let labels: Vec<bool> = train.iter().map(|t| t.2).collect();
+            let params = ForestParams { trees, min_samples_leaf: 1, seed, ..ForestParams::default() };
+            let forest = RandomForest::fit(&features, 2, &labels, &params).unwrap();
+            let value = |v: u8| if v == 6 { f32::NAN } else { f32::from(v) * 0.75 };
+            for &(a, b) in &rows {
+                let row = [value(a), value(b)];
+                let p = forest.predict_proba(&row);
+                // Thresholds on a grid of twentieths, and the probability itself and its
+                // neighbours, where a bound that is off by a rounding would show.
+                let near = [p, f32::from_bits(p.to_bits() + 1), f32::from_bits(p.to_bits().max(1) - 1)];
+                for t in thresholds.iter().map(|&t| f32::from(t) / 20.0).chain(near) {
+                    prop_assert_eq!(forest.flat.reaches(&row, t), p >= t, "p {} t {}", p, t);
+                }
+            }
+        }
+    }
+
+    fn split(feature: u16, left: u32, right: u32) -> Node {
+        Node::Split {
+            feature,
+            threshold: 0.5,
+            left,
+            right,
+        }
+    }
+
+    const LEAF_NODE: Node = Node::Leaf { p_true: 1.0 };
+
+    #[test]
+    fn links_that_do_not_form_a_tree_are_refused() {
+        let compile = |nodes: Vec<Node>| FlatForest::compile(&[Tree { nodes }], 2);
+        assert!(compile(vec![split(0, 1, 2), LEAF_NODE, LEAF_NODE]).is_ok());
+        assert_eq!(compile(vec![]), Err(CompileError::EmptyTree));
+        // A child outside the tree, a loop back to the root, one node reached twice.
+        assert_eq!(
+            compile(vec![split(0, 1, 3), LEAF_NODE, LEAF_NODE]),
+            Err(CompileError::NotATree)
+        );
+        assert_eq!(
+            compile(vec![split(0, 1, 0), LEAF_NODE]),
+            Err(CompileError::NotATree)
+        );
+        assert_eq!(
+            compile(vec![split(0, 1, 1), LEAF_NODE]),
+            Err(CompileError::NotATree)
+        );
+        assert_eq!(
+            compile(vec![split(2, 1, 2), LEAF_NODE, LEAF_NODE]),
+            Err(CompileError::FeatureOutOfRange(2))
+        );
+    }
+}
