@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context as _;
+use dbce_classify::page_type::{error_page, page_type_features};
 use dbce_classify::{
     BlockModel, LearnedBlocks, PageType, PageTypeGuess, PageTypeModel, block_feature_names,
     block_rows, readability_keeps, text_blocks,
@@ -22,6 +23,8 @@ use dbce_forest::ForestParams;
 use rayon::prelude::*;
 
 use super::train::label_runs;
+
+mod nested;
 
 /// Arguments of `dbce train-single-page`.
 #[derive(Debug, clap::Args)]
@@ -36,6 +39,16 @@ pub(crate) struct Args {
     /// Also validate held out: `--folds` folds grouped by site over all pages.
     #[arg(long)]
     cross_validate: bool,
+    /// Also validate the route's thresholds nested: chosen for each fold of the grouped
+    /// cross-validation on the other folds, by models trained on neither, with page types
+    /// held out as well (implies `--cross-validate`).
+    #[arg(long)]
+    nested: bool,
+    /// Datasets (by name) whose pages the page-type models of `--nested` train on as
+    /// articles, as `scripts/train-page-type` trains the built-in one; pages with a
+    /// `page_type` in `meta.jsonl` are always trained on (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    page_type_articles: Vec<String>,
     /// Also validate held out: each dataset left out in turn, with every page of its sites.
     #[arg(long)]
     leave_dataset_out: bool,
@@ -71,6 +84,10 @@ pub(crate) struct Args {
     /// each): the older news sets are small beside wcxb-dev.
     #[arg(long, value_delimiter = ',')]
     dataset_weight: Vec<usize>,
+    /// Times the pages of a labelled page type are trained on, as `TYPE=TIMES`
+    /// (comma-separated; other types once), on top of `--dataset-weight`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_type_weight)]
+    type_weight: Vec<(String, usize)>,
     /// Also score the pipeline's route by page type (the built-in page-type model's guess):
     /// pages typed `article` by Readability and, for each of these thresholds U, by the
     /// forest with Readability's blocks at 0.35 and the others at U; the other pages by the
@@ -95,6 +112,19 @@ struct Training {
     params: ForestParams,
     word_steps: Vec<usize>,
     dataset_weight: Vec<usize>,
+    type_weight: Vec<(String, usize)>,
+}
+
+/// A `TYPE=TIMES` of `--type-weight`.
+fn parse_type_weight(text: &str) -> Result<(String, usize), String> {
+    let (name, times) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: expected TYPE=TIMES"))?;
+    let page_type = name.parse::<PageType>().map_err(|e| e.to_string())?;
+    let times = times
+        .parse()
+        .map_err(|_| format!("{times:?}: expected a whole number of times"))?;
+    Ok((page_type.name().to_owned(), times))
 }
 
 /// One page's blocks, ready to train on and to score.
@@ -104,6 +134,8 @@ struct Page {
     /// Site (registrable domain) or, without one, the dataset and page id.
     group: String,
     page_type: String,
+    /// Whether `page_type` comes from `meta.jsonl` (else it is `article` by default).
+    labelled_type: bool,
     truth: String,
     texts: Vec<String>,
     rows: Vec<f32>,
@@ -111,6 +143,10 @@ struct Page {
     readability: Vec<bool>,
     /// The built-in page-type model's guess, as the pipeline routes the page.
     guess: PageTypeGuess,
+    /// The page's row of page-type features, for page-type models trained in folds.
+    type_row: Vec<f32>,
+    /// The error rule's verdict, when one fires (it overrides any page-type model).
+    error_rule: Option<PageTypeGuess>,
 }
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -144,6 +180,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         },
         word_steps: args.word_weight.clone(),
         dataset_weight: args.dataset_weight.clone(),
+        type_weight: args.type_weight.clone(),
     };
     let all: Vec<usize> = (0..pages.len()).collect();
     let model = fit(&pages, &all, &training)?;
@@ -169,8 +206,27 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         );
         print_importances(&model);
     }
-    if args.cross_validate {
-        probabilities.push(("site folds", site_folds(&pages, args, &training)?));
+    let mut nested_report = None;
+    if args.cross_validate || args.nested {
+        let folds = fold_of(&pages, args.folds);
+        let outer = site_folds(&pages, &folds, args.folds, &training)?;
+        if args.nested {
+            let type_articles: Vec<bool> = names
+                .iter()
+                .map(|n| args.page_type_articles.contains(n))
+                .collect();
+            let nested = nested::validate(
+                &pages,
+                &folds,
+                args.folds,
+                &training,
+                &type_articles,
+                &outer,
+            )?;
+            columns.extend(nested.columns);
+            nested_report = Some(nested.report);
+        }
+        probabilities.push(("site folds", outer));
     }
     if args.leave_dataset_out {
         probabilities.push((
@@ -191,6 +247,9 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let scores: Vec<Vec<Option<f64>>> = columns.iter().map(|(_, v)| page_f1(&pages, v)).collect();
     print_tables(&names, &pages, &columns, &scores);
+    if let Some(report) = nested_report {
+        println!("\nThresholds chosen in each fold (`--nested`):\n\n{report}");
+    }
     if let Some(path) = &args.scores {
         write_scores(path, &names, &pages, &columns, &scores)?;
     }
@@ -213,13 +272,18 @@ fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(Str
             let blocks = text_blocks(&doc);
             let rows = block_rows(&doc, &blocks);
             let texts: Vec<String> = blocks.into_iter().map(|b| b.text).collect();
-            let guess = PageTypeModel::built_in().classify(
-                &doc,
-                page.url.as_deref().unwrap_or_default(),
-                &String::from_utf8_lossy(&html),
-            );
+            let url = page.url.as_deref().unwrap_or_default();
+            let html = String::from_utf8_lossy(&html);
+            let error_rule = error_page(&doc, url).map(|rule| PageTypeGuess {
+                page_type: PageType::Error,
+                confidence: rule.confidence(),
+            });
+            let type_row = page_type_features(&doc, url, &html);
             Ok(Page {
-                guess,
+                guess: error_rule.unwrap_or_else(|| PageTypeModel::built_in().predict(&type_row)),
+                error_rule,
+                type_row,
+                labelled_type: types.contains_key(&page.id),
                 dataset: index,
                 id: page.id.clone(),
                 group: page
@@ -282,6 +346,16 @@ fn fit(pages: &[Page], train: &[usize], training: &Training) -> anyhow::Result<B
     let width = block_feature_names().len();
     for &i in train {
         let page = &pages[i];
+        let page_times = training
+            .dataset_weight
+            .get(page.dataset)
+            .copied()
+            .unwrap_or(1)
+            * training
+                .type_weight
+                .iter()
+                .find(|(t, _)| page.labelled_type && *t == page.page_type)
+                .map_or(1, |&(_, times)| times);
         for ((row, &label), text) in page
             .rows
             .chunks_exact(width)
@@ -289,11 +363,7 @@ fn fit(pages: &[Page], train: &[usize], training: &Training) -> anyhow::Result<B
             .zip(&page.texts)
         {
             let words = text.split_whitespace().count();
-            let copies = training
-                .dataset_weight
-                .get(page.dataset)
-                .copied()
-                .unwrap_or(1)
+            let copies = page_times
                 * (1 + training
                     .word_steps
                     .iter()
@@ -389,16 +459,22 @@ fn predict_all(model: &BlockModel, pages: &[Page], test: &[usize]) -> Vec<Option
     out
 }
 
-/// Held-out verdicts of every page from `--folds` folds grouped by site: a site's pages (in
-/// every dataset) share one fold.
+/// The fold of each page among `folds` folds grouped by site: a site's pages (in every
+/// dataset) share one fold.
+fn fold_of(pages: &[Page], folds: u64) -> Vec<u64> {
+    pages.iter().map(|p| fnv(&p.group) % folds).collect()
+}
+
+/// Held-out probabilities of every page, each fold of `fold_of` by a model trained on the
+/// others.
 fn site_folds(
     pages: &[Page],
-    args: &Args,
+    fold_of: &[u64],
+    folds: u64,
     training: &Training,
 ) -> anyhow::Result<Vec<Option<Vec<f32>>>> {
-    let fold_of: Vec<u64> = pages.iter().map(|p| fnv(&p.group) % args.folds).collect();
     let mut out = vec![None; pages.len()];
-    for fold in 0..args.folds {
+    for fold in 0..folds {
         let (test, train): (Vec<usize>, Vec<usize>) =
             (0..pages.len()).partition(|&i| fold_of[i] == fold);
         if test.is_empty() || train.is_empty() {
@@ -464,17 +540,23 @@ fn page_f1(pages: &[Page], verdicts: &[Option<Vec<bool>>]) -> Vec<Option<f64>> {
         .par_iter()
         .zip(verdicts)
         .map_init(RougeScorer::new, |scorer, (page, verdict)| {
-            let verdict = verdict.as_ref()?;
-            let mut text = String::new();
-            for (t, &keep) in page.texts.iter().zip(verdict) {
-                if keep {
-                    text.push_str(t);
-                    text.push('\n');
-                }
-            }
-            Some(scorer.score(&page.truth, &text).f1)
+            Some(page.score(scorer, verdict.as_ref()?))
         })
         .collect()
+}
+
+impl Page {
+    /// The F1 of the page's content blocks under `verdicts`, one per line, against its truth.
+    fn score(&self, scorer: &mut RougeScorer, verdicts: &[bool]) -> f64 {
+        let mut text = String::new();
+        for (t, &keep) in self.texts.iter().zip(verdicts) {
+            if keep {
+                text.push_str(t);
+                text.push('\n');
+            }
+        }
+        scorer.score(&self.truth, &text).f1
+    }
 }
 
 /// Prints, per dataset and page type, the mean F1 of each column.

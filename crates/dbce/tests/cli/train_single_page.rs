@@ -100,3 +100,36 @@ fn train_single_page_needs_a_dataset() {
     let output = dbce().arg("train-single-page").output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn train_single_page_chooses_the_route_inside_the_folds() {
+    let mini = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/eval/mini");
+    let output = dbce()
+        .args([
+            "train-single-page",
+            "--trees",
+            "2",
+            "--nested",
+            "--folds",
+            "2",
+        ])
+        .arg(&mini)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for column in [
+        "held-out types: default ≥",
+        "nested: one threshold for other types",
+        "nested: a threshold per type",
+        "blocks site folds ≥0.5",
+    ] {
+        assert!(stdout.contains(column), "{column}: {stdout}");
+    }
+    assert!(
+        stdout.contains("Thresholds chosen in each fold") && stdout.contains("| 0 |"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("labelled pages right"), "{stdout}");
+}
