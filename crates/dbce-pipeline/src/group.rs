@@ -1,6 +1,10 @@
 //! Stage `group`, the merge step of stage 1: per partition, the band rows of every `read` shard
 //! become LSH buckets of pages with similar templates.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use crate::bands::{BAND_ROWS, BandRow, BucketKey};
@@ -17,6 +21,11 @@ pub const BUCKETS: ArtifactKind = ArtifactKind {
     tag: *b"BUCK",
     version: 1,
 };
+
+/// Band rows sorted in memory at once (40 bytes each: 40 MiB). A partition with more is sorted
+/// in runs of this many, spilled to disk and merged, so the stage's memory does not grow with
+/// the partition (issue #17). The output does not depend on it.
+const ROWS_IN_MEMORY: usize = 1 << 20;
 
 /// Pages of one site that agree on one band of their signatures: candidates for each other's
 /// crosses.
@@ -43,18 +52,18 @@ pub fn run_group(
         PartitionStart::Done(report) => return Ok(report),
         PartitionStart::Run(manifest) => manifest,
     };
-    let mut rows = Vec::new();
+    let mut sorter = RowSorter::new(work, partition, ROWS_IN_MEMORY);
     for rank in 0..read.shards {
         let path = work.read_band_rows(partition, rank);
         for row in ArtifactReader::<BandRow>::open(&path, BAND_ROWS)? {
-            rows.push(row?);
+            sorter.push(row?)?;
         }
     }
     let mut report = StageReport::new(STAGE, partition);
     let mut out = ArtifactWriter::create(&buckets_path(work, partition), BUCKETS)?;
-    for bucket in buckets(rows, &mut report) {
-        out.push(&bucket)?;
-    }
+    group_sorted(sorter.sorted()?, &mut report, |bucket| {
+        Ok(out.push(&bucket)?)
+    })?;
     out.finish()?;
     work.finish_shard(&report)?;
     Ok(report)
@@ -76,39 +85,220 @@ pub fn read_buckets(work: &WorkDir, partition: u32) -> Result<Vec<LshBucket>, St
     )
 }
 
-/// Groups band rows into buckets of two or more pages, in key order; the report counts each row
-/// as emitted (in a bucket) or skipped (`alone-in-bucket`, `duplicate-row`).
-pub fn buckets(mut rows: Vec<BandRow>, report: &mut StageReport) -> Vec<LshBucket> {
-    rows.sort_unstable();
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < rows.len() {
-        let key = rows[start].key;
-        let end = start
-            + rows[start..]
-                .iter()
-                .take_while(|row| row.key == key)
-                .count();
-        let mut pages: Vec<PageId> = rows[start..end].iter().map(|row| row.page).collect();
-        pages.dedup();
-        for _ in pages.len()..end - start {
-            report.skip(SkipReason::DuplicateRow);
+/// Groups band rows, sorted by key, into LSH buckets, handing each to `emit`: rows sharing a
+/// key form a bucket of their pages, once each. A page is emitted once per bucket it shares with
+/// another page; a key with one page is skipped as `alone-in-bucket`, a repeated row as
+/// `duplicate-row`.
+///
+/// # Errors
+/// Fails when a row cannot be read or `emit` fails.
+pub fn group_sorted(
+    rows: impl Iterator<Item = Result<BandRow, StageError>>,
+    report: &mut StageReport,
+    mut emit: impl FnMut(LshBucket) -> Result<(), StageError>,
+) -> Result<(), StageError> {
+    let mut bucket: Option<(LshBucket, usize)> = None;
+    for row in rows {
+        let row = row?;
+        match &mut bucket {
+            Some((open, rows)) if open.key == row.key => {
+                *rows += 1;
+                if open.pages.last() != Some(&row.page) {
+                    open.pages.push(row.page);
+                }
+            }
+            _ => {
+                if let Some((done, rows)) = bucket.take() {
+                    close_bucket(done, rows, report, &mut emit)?;
+                }
+                let open = LshBucket {
+                    key: row.key,
+                    pages: vec![row.page],
+                };
+                bucket = Some((open, 1));
+            }
         }
-        if pages.len() >= 2 {
-            pages.iter().for_each(|_| report.emit());
-            out.push(LshBucket { key, pages });
-        } else {
-            report.skip(SkipReason::AloneInBucket);
-        }
-        start = end;
     }
-    out
+    match bucket {
+        Some((done, rows)) => close_bucket(done, rows, report, &mut emit),
+        None => Ok(()),
+    }
+}
+
+/// Counts a bucket made of `rows` rows and emits it if it has two pages or more.
+fn close_bucket(
+    bucket: LshBucket,
+    rows: usize,
+    report: &mut StageReport,
+    emit: &mut impl FnMut(LshBucket) -> Result<(), StageError>,
+) -> Result<(), StageError> {
+    for _ in bucket.pages.len()..rows {
+        report.skip(SkipReason::DuplicateRow);
+    }
+    if bucket.pages.len() >= 2 {
+        bucket.pages.iter().for_each(|_| report.emit());
+        emit(bucket)
+    } else {
+        report.skip(SkipReason::AloneInBucket);
+        Ok(())
+    }
+}
+
+/// Sorts a partition's band rows with bounded memory: at most `limit` rows are held; when more
+/// come, each full batch is sorted and spilled as a run (`group/spill/PART/RUN.bin`), and the
+/// runs are merged as they are read back.
+struct RowSorter<'a> {
+    work: &'a WorkDir,
+    partition: u32,
+    limit: usize,
+    rows: Vec<BandRow>,
+    spilled: Vec<PathBuf>,
+}
+
+impl<'a> RowSorter<'a> {
+    fn new(work: &'a WorkDir, partition: u32, limit: usize) -> Self {
+        Self {
+            work,
+            partition,
+            limit: limit.max(1),
+            rows: Vec::new(),
+            spilled: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, row: BandRow) -> Result<(), StageError> {
+        self.rows.push(row);
+        if self.rows.len() >= self.limit {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    fn spill(&mut self) -> Result<(), StageError> {
+        self.rows.sort_unstable();
+        let path = self.work.group_spill(self.partition, self.spilled.len());
+        let mut out = ArtifactWriter::create(&path, BAND_ROWS)?;
+        for row in self.rows.drain(..) {
+            out.push(&row)?;
+        }
+        out.finish()?;
+        self.spilled.push(path);
+        Ok(())
+    }
+
+    /// Every row pushed, in order.
+    fn sorted(mut self) -> Result<SortedRows, StageError> {
+        if self.spilled.is_empty() {
+            self.rows.sort_unstable();
+            return Ok(SortedRows::InMemory(
+                std::mem::take(&mut self.rows).into_iter(),
+            ));
+        }
+        if !self.rows.is_empty() {
+            self.spill()?;
+        }
+        let mut runs = Vec::with_capacity(self.spilled.len());
+        let mut heads = BinaryHeap::new();
+        for (run, path) in self.spilled.iter().enumerate() {
+            let mut reader = ArtifactReader::<BandRow>::open(path, BAND_ROWS)?;
+            if let Some(row) = reader.next() {
+                heads.push(Reverse((row?, run)));
+            }
+            runs.push(reader);
+        }
+        Ok(SortedRows::Merged {
+            runs,
+            heads,
+            files: std::mem::take(&mut self.spilled),
+        })
+    }
+}
+
+/// A partition's band rows in order: sorted in memory, or merged from spilled runs (whose files
+/// are removed when the rows have been read, or dropped).
+enum SortedRows {
+    InMemory(std::vec::IntoIter<BandRow>),
+    Merged {
+        runs: Vec<ArtifactReader<BandRow>>,
+        /// The next row of each run that has one, with the run's index.
+        heads: BinaryHeap<Reverse<(BandRow, usize)>>,
+        files: Vec<PathBuf>,
+    },
+}
+
+impl Iterator for SortedRows {
+    type Item = Result<BandRow, StageError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Self::InMemory(rows) => rows.next().map(Ok),
+            Self::Merged { runs, heads, .. } => {
+                let Reverse((row, run)) = heads.pop()?;
+                match runs[run].next() {
+                    Some(Ok(next)) => heads.push(Reverse((next, run))),
+                    Some(Err(error)) => return Some(Err(error.into())),
+                    None => {}
+                }
+                Some(Ok(row))
+            }
+        }
+    }
+}
+
+impl Drop for SortedRows {
+    fn drop(&mut self) {
+        if let Self::Merged { files, .. } = self {
+            // The runs are scratch: a file left behind by a failed removal is rewritten by the
+            // partition's rerun and never read as output.
+            for file in files {
+                let _ = std::fs::remove_file(file);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The buckets of `rows` in any order, sorted in memory.
+    fn buckets(mut rows: Vec<BandRow>, report: &mut StageReport) -> Vec<LshBucket> {
+        rows.sort_unstable();
+        let mut out = Vec::new();
+        group_sorted(rows.into_iter().map(Ok), report, |bucket| {
+            out.push(bucket);
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    /// `rows` through a [`RowSorter`] holding at most `limit` rows, and the spill files it left.
+    fn sorted_with_limit(rows: &[BandRow], limit: usize) -> (Vec<BandRow>, usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let work = WorkDir::new(dir.path());
+        let mut sorter = RowSorter::new(&work, 3, limit);
+        rows.iter().for_each(|&row| sorter.push(row).unwrap());
+        let sorted: Vec<BandRow> = sorter.sorted().unwrap().map(Result::unwrap).collect();
+        let spill = work.group_spill(3, 0);
+        let left = std::fs::read_dir(spill.parent().unwrap()).map_or(0, |d| d.count());
+        (sorted, left)
+    }
+
+    #[test]
+    fn rows_beyond_the_memory_limit_are_spilled_merged_and_removed() {
+        let rows: Vec<BandRow> = (0..50u8)
+            .map(|i| row(u64::from(i % 3), u64::from(i.wrapping_mul(37) % 11), i % 17))
+            .collect();
+        let mut expected = rows.clone();
+        expected.sort_unstable();
+        for limit in [1, 3, 7, 49, 50, 1000] {
+            let (sorted, left) = sorted_with_limit(&rows, limit);
+            assert_eq!(sorted, expected, "limit {limit}");
+            assert_eq!(left, 0, "limit {limit}: spill files left");
+        }
+    }
 
     fn row(site: u64, hash: u64, page: u8) -> BandRow {
         BandRow {
@@ -157,6 +347,14 @@ mod tests {
             let (mut a, mut b) = (StageReport::default(), StageReport::default());
             prop_assert_eq!(buckets(rows, &mut a), buckets(shuffled, &mut b));
             prop_assert_eq!(a, b);
+        }
+
+        #[test]
+        fn spilled_runs_merge_to_the_full_sort(rows in proptest::collection::vec((0u64..3, 0u64..4, 0u8..20), 0..80), limit in 1usize..20) {
+            let rows: Vec<BandRow> = rows.into_iter().map(|(s, h, p)| row(s, h, p)).collect();
+            let mut expected = rows.clone();
+            expected.sort_unstable();
+            prop_assert_eq!(sorted_with_limit(&rows, limit).0, expected);
         }
     }
 }

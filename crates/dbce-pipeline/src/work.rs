@@ -159,6 +159,12 @@ impl WorkDir {
         self.path(READ, format!("skips/{rank:05}.jsonl"))
     }
 
+    /// `group/spill/PART/RUN.bin`: a sorted run of `partition`'s band rows, while stage `group`
+    /// sorts more rows than it holds in memory; removed when the partition is grouped.
+    pub fn group_spill(&self, partition: u32, run: usize) -> PathBuf {
+        self.path(GROUP, format!("spill/{partition:05}/{run:05}.bin"))
+    }
+
     /// `group/buckets/PART.bin`: the LSH buckets of `partition`.
     pub fn buckets(&self, partition: u32) -> PathBuf {
         self.path(GROUP, format!("buckets/{partition:05}.bin"))
