@@ -250,8 +250,12 @@ impl Drop for SortedRows {
         if let Self::Merged { files, .. } = self {
             // The runs are scratch: a file left behind by a failed removal is rewritten by the
             // partition's rerun and never read as output.
-            for file in files {
+            for file in files.iter() {
                 let _ = std::fs::remove_file(file);
+            }
+            if let Some(dir) = files.first().and_then(|f| f.parent()) {
+                // Only once empty: another task's partition has a folder of its own.
+                let _ = std::fs::remove_dir(dir);
             }
         }
     }
@@ -282,7 +286,7 @@ mod tests {
         rows.iter().for_each(|&row| sorter.push(row).unwrap());
         let sorted: Vec<BandRow> = sorter.sorted().unwrap().map(Result::unwrap).collect();
         let spill = work.group_spill(3, 0);
-        let left = std::fs::read_dir(spill.parent().unwrap()).map_or(0, |d| d.count());
+        let left = std::fs::read_dir(spill.parent().unwrap()).map_or(0, |d| d.count() + 1);
         (sorted, left)
     }
 
