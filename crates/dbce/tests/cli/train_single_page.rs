@@ -1,31 +1,36 @@
 //! `dbce train-single-page` on the bundled mini dataset.
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use super::dbce;
 
-#[test]
-fn train_single_page_writes_a_model_and_scores_every_page() {
+/// `dbce train-single-page --trees 2 MINI ARGS...` on the bundled mini dataset, which must
+/// succeed; its standard output.
+fn train_on_mini(args: &[&OsStr]) -> String {
     let mini = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/eval/mini");
-    let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("blocks.bin");
     let output = dbce()
-        .args([
-            "train-single-page",
-            "--trees",
-            "2",
-            "--cross-validate",
-            "--folds",
-            "2",
-        ])
+        .args(["train-single-page", "--trees", "2"])
         .arg(&mini)
-        .arg("--out")
-        .arg(&model)
+        .args(args)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn train_single_page_writes_a_model_and_scores_every_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("blocks.bin");
+    let stdout = train_on_mini(&[
+        "--cross-validate".as_ref(),
+        "--folds".as_ref(),
+        "2".as_ref(),
+        "--out".as_ref(),
+        model.as_os_str(),
+    ]);
     assert!(
         stdout.contains("| dataset | page type | pages | labels | readability |"),
         "{stdout}"
@@ -49,27 +54,16 @@ fn train_single_page_writes_a_model_and_scores_every_page() {
 
 #[test]
 fn train_single_page_scores_the_typed_route_and_writes_every_page() {
-    let mini = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/eval/mini");
     let dir = tempfile::tempdir().unwrap();
     let pages = dir.path().join("pages.jsonl");
-    let output = dbce()
-        .args([
-            "train-single-page",
-            "--trees",
-            "2",
-            "--threshold",
-            "0.3,0.5",
-            "--article-outside",
-            "0.6",
-        ])
-        .arg(&mini)
-        .arg("--pages-out")
-        .arg(&pages)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = train_on_mini(&[
+        "--threshold".as_ref(),
+        "0.3,0.5".as_ref(),
+        "--article-outside".as_ref(),
+        "0.6".as_ref(),
+        "--pages-out".as_ref(),
+        pages.as_os_str(),
+    ]);
     for column in [
         "typed in-sample: articles Readability, others ≥0.3",
         "typed in-sample: articles Readability, others ≥0.5",
@@ -103,22 +97,7 @@ fn train_single_page_needs_a_dataset() {
 
 #[test]
 fn train_single_page_chooses_the_route_inside_the_folds() {
-    let mini = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/eval/mini");
-    let output = dbce()
-        .args([
-            "train-single-page",
-            "--trees",
-            "2",
-            "--nested",
-            "--folds",
-            "2",
-        ])
-        .arg(&mini)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = train_on_mini(&["--nested".as_ref(), "--folds".as_ref(), "2".as_ref()]);
     for column in [
         "held-out types: default ≥",
         "nested: one threshold for other types",
