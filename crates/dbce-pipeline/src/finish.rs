@@ -212,11 +212,7 @@ pub fn run_finish(
         work.finish_shard(&report)?;
         return Ok(report);
     }
-    let files: Vec<String> = annotated
-        .inputs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    let files = annotated.input_names();
     let part = format!("part-{partition:05}");
     let warc_name = format!("{part}.warc.gz");
     let output_error = |dir: &str| {

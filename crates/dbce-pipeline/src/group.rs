@@ -209,7 +209,7 @@ impl<'a> RowSorter<'a> {
         Ok(SortedRows::Merged {
             runs,
             heads,
-            files: std::mem::take(&mut self.spilled),
+            files: self.spilled,
         })
     }
 }

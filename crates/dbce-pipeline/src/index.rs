@@ -44,11 +44,7 @@ pub fn run_index(
         PartitionStart::Done(report) => return Ok(report),
         PartitionStart::Run(manifest) => manifest,
     };
-    let files: Vec<String> = finished
-        .inputs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    let files = finished.input_names();
     let dir = index_dir(out, partition);
     if dir.exists() {
         std::fs::remove_dir_all(&dir).map_err(|source| StageError::Output {

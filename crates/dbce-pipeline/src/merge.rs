@@ -30,11 +30,7 @@ pub fn run_merge(work: &WorkDir, config: &Config, out: &Path) -> Result<RunRepor
     let fingerprint = config.fingerprint()?;
     work.require_complete(index::STAGE, &fingerprint)?;
     let finished = work.require_complete(finish::STAGE, &fingerprint)?;
-    let files: Vec<String> = finished
-        .inputs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    let files = finished.input_names();
     let mut parts = Vec::new();
     for partition in 0..config.lsh.partitions {
         // A partition without pages wrote no part files.

@@ -32,6 +32,17 @@ pub struct Manifest {
     pub shards: u32,
 }
 
+impl Manifest {
+    /// The inputs as the outputs name them (JSONL `source.file`, the index's `file`,
+    /// `report.json`'s `inputs`), by [`crate::page::FileId`].
+    pub fn input_names(&self) -> Vec<String> {
+        self.inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect()
+    }
+}
+
 /// A problem with the work directory.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -121,11 +121,7 @@ pub fn write_report(
     }
     let mut writer = Writer { dir, bytes: 0 };
     let fetcher = PageFetcher::new(manifest.inputs.clone(), &manifest.config);
-    let files: Vec<String> = manifest
-        .inputs
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+    let files = manifest.input_names();
     let mut overview = Overview::default();
     for partition in 0..manifest.config.lsh.partitions {
         let pages = finish::annotated_pages(work, partition)?;

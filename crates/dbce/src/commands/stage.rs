@@ -54,9 +54,8 @@ enum Stage {
         common: Common,
         #[command(flatten)]
         partition: PartitionArg,
-        /// The output directory.
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
+        #[command(flatten)]
+        output: OutputArg,
     },
     /// Stage 3, index: one partition's full-text index, `OUT/index/part-PART/`.
     Index {
@@ -64,18 +63,16 @@ enum Stage {
         common: Common,
         #[command(flatten)]
         partition: PartitionArg,
-        /// The output directory.
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
+        #[command(flatten)]
+        output: OutputArg,
     },
     /// Stage 3, merge (one task): the partitions' CDXJ merged into `warc/index.cdxj`, and
     /// `report.json`.
     Merge {
         #[command(flatten)]
         common: Common,
-        /// The output directory.
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
+        #[command(flatten)]
+        output: OutputArg,
     },
 }
 
@@ -104,6 +101,14 @@ impl PartitionArg {
             None => Ok((0..config.lsh.partitions).collect()),
         }
     }
+}
+
+/// Where the stage writes its outputs.
+#[derive(Debug, clap::Args)]
+struct OutputArg {
+    /// The output directory.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -152,18 +157,19 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Stage::Finish {
             common,
             partition,
-            out,
+            output,
         } => each_partition(common, partition, |work, config, p| {
-            finish::run_finish(work, config, p, out)
+            finish::run_finish(work, config, p, &output.out)
         })?,
         Stage::Index {
             common,
             partition,
-            out,
+            output,
         } => each_partition(common, partition, |work, config, p| {
-            index::run_index(work, config, p, out)
+            index::run_index(work, config, p, &output.out)
         })?,
-        Stage::Merge { common, out } => {
+        Stage::Merge { common, output } => {
+            let out = &output.out;
             let config = common.config.resolve()?;
             let work = WorkDir::new(&common.work);
             let report = merge::run_merge(&work, &config, out)?;
