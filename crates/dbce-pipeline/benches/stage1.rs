@@ -26,8 +26,8 @@ use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_
 use dbce_dom::{Document, SanitizeConfig, TemplateTokens};
 use dbce_http::HttpLimits;
 use dbce_minhash::MinHasher;
+use dbce_page::captured_html;
 use dbce_pipeline::Config;
-use dbce_pipeline::html::captured_html;
 use dbce_warc::{Entry, ReaderConfig, WarcReader};
 
 /// The HTML pages of a small generated archive: six sites (every `dbce-synth` profile, so six

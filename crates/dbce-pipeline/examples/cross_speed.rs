@@ -22,8 +22,8 @@ use dbce_annotate::{
 use dbce_dom::{Document, SanitizeConfig, TemplateTokens};
 use dbce_http::HttpLimits;
 use dbce_minhash::{MinHasher, MinhashConfig, jaccard_of_values};
+use dbce_page::captured_html;
 use dbce_pipeline::PayloadDigest;
-use dbce_pipeline::html::captured_html;
 use dbce_warc::{Entry, ReaderConfig, WarcReader};
 
 fn main() -> Result<(), Box<dyn Error>> {

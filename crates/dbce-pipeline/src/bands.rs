@@ -3,8 +3,8 @@
 use dbce_minhash::BandKey;
 use serde::{Deserialize, Serialize};
 
-use crate::page::{PageId, SiteKey};
 use dbce_artifact::ArtifactKind;
+use dbce_page::{PageId, SiteKey};
 
 /// `read/bands/PART/RANK.bin`: the [`BandRow`]s of one partition written by one shard, in input
 /// order.

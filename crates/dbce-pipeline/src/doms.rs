@@ -17,8 +17,8 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::fetch::FetchError;
-use crate::page::{FileId, PageId, PageRef};
 use crate::page_items::PageItems;
+use dbce_page::{FileId, PageId, PageRef};
 
 /// The kind and version of a DOM file.
 pub const DOMS: ArtifactKind = ArtifactKind {

@@ -9,8 +9,8 @@ use dbce_http::HttpLimits;
 use dbce_warc::{Entry, ReaderConfig, Record, WarcReader};
 
 use crate::SkipReason;
-use crate::html::{CapturedHtml, captured_html};
-use crate::page::{PageRef, Source};
+use dbce_page::{CapturedHtml, captured_html};
+use dbce_page::{PageRef, Source};
 
 /// Reads pages back from the run's input files.
 #[derive(Debug, Clone)]
@@ -136,7 +136,7 @@ mod tests {
     use dbce_warc::{NewRecord, WarcWriter};
 
     use super::*;
-    use crate::page::FileId;
+    use dbce_page::FileId;
 
     /// An archive of `n` HTML responses compressed as one gzip stream.
     fn whole_file_gzip(n: usize) -> Vec<u8> {

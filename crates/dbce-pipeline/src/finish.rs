@@ -25,13 +25,14 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
 
-use crate::annotate::{self, ANNOTATED, AnnotatedPage, Method};
-use crate::page::{PageId, PageRef};
+use crate::annotate::{self, ANNOTATED};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::{self, WorkDir, write_atomically};
 use crate::{Config, SkipReason, StageError, StageReport};
 use dbce_artifact::atomic::AtomicFile;
 use dbce_artifact::{ArtifactItems, ArtifactReader};
+use dbce_extract::{AnnotatedPage, Method};
+use dbce_page::{PageId, PageRef};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;

@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::bands::{BAND_ROWS, BandRow, BucketKey};
-use crate::page::PageId;
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, SkipReason, StageError, StageReport, read};
 use dbce_artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
+use dbce_page::PageId;
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::GROUP;

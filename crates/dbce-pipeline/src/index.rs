@@ -5,11 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::annotate::{self, AnnotatedPage};
+use crate::annotate;
 use crate::finish::{self, AnnotatedPages, page_language};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, StageError, StageReport};
+use dbce_extract::AnnotatedPage;
 
 /// The stage's name and the directory of its done markers.
 pub const STAGE: &str = crate::work::INDEX;

@@ -14,13 +14,13 @@ use rayon::prelude::*;
 
 use crate::bands::{BandRow, BucketKey};
 use crate::doms::{Capture, DOMS, PackedDom, PageDom};
-use crate::html::captured_html;
-use crate::page::{FileId, PageId, PageRef, PayloadDigest, Source};
 use crate::shard::Shard;
 use crate::skips::{SkipLine, SkipLog};
 use crate::work::{LAYOUT_VERSION, Manifest, WorkDir};
 use crate::{Config, StageError, StageReport};
 use dbce_artifact::{ArtifactKind, ArtifactWriter};
+use dbce_page::captured_html;
+use dbce_page::{FileId, PageId, PageRef, PayloadDigest, Source};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::READ;

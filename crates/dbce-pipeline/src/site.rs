@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 
 use dbce_warc::{NewRecord, WarcWriter};
 
-use crate::annotate::{self, ANNOTATED, AnnotatedPage};
+use crate::annotate::{self, ANNOTATED};
 use crate::skips::SkipLine;
 use crate::{Config, SkipReason, StageError, WorkDir, run_stage1};
 use dbce_artifact::ArtifactReader;
+use dbce_extract::AnnotatedPage;
 
 /// One capture of a page of the site.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,7 +171,7 @@ mod tests {
         for (given, result) in pages.iter().zip(&cleaned) {
             let page = result.as_ref().expect("annotated");
             assert_eq!(page.page.url, given.url);
-            assert_eq!(page.method, annotate::Method::Cross);
+            assert_eq!(page.method, dbce_extract::Method::Cross);
             assert!(!page.text.contains("About us"), "{}", page.text);
         }
         assert!(

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dbce_page::NotAPage;
 use dbce_warc::SkipKind;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -78,6 +79,22 @@ impl From<&dbce_dom::DomError> for SkipReason {
         match error {
             dbce_dom::DomError::TooManyNodes { .. } => Self::HtmlTooManyNodes,
             _ => Self::HtmlUnparsable,
+        }
+    }
+}
+
+impl From<NotAPage> for SkipReason {
+    fn from(not: NotAPage) -> Self {
+        match not {
+            NotAPage::RecordType => Self::NotACapture,
+            NotAPage::BadUri => Self::BadTargetUri,
+            NotAPage::BadDate => Self::BadWarcDate,
+            NotAPage::BadHttp => Self::BadHttp,
+            NotAPage::HttpStatus => Self::HttpStatusNot2xx,
+            NotAPage::BadBody => Self::UndecodableBody,
+            NotAPage::NotHtml => Self::NotHtml,
+            NotAPage::NotText => Self::NotText,
+            NotAPage::NoBody => Self::NoBody,
         }
     }
 }

@@ -5,9 +5,9 @@ use std::path::Path;
 use dbce_warc::{Record, Skip};
 use serde::{Deserialize, Serialize};
 
-use crate::page::{FileId, Source};
 use crate::{SkipReason, StageError};
 use dbce_artifact::atomic::{AtomicFile, WriteError};
+use dbce_page::{FileId, Source};
 
 /// One skipped entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

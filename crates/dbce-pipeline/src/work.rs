@@ -34,7 +34,7 @@ pub struct Manifest {
 
 impl Manifest {
     /// The inputs as the outputs name them (JSONL `source.file`, the index's `file`,
-    /// `report.json`'s `inputs`), by [`crate::page::FileId`].
+    /// `report.json`'s `inputs`), by [`dbce_page::FileId`].
     pub fn input_names(&self) -> Vec<String> {
         self.inputs
             .iter()

@@ -5,7 +5,7 @@ use std::io::BufReader;
 use std::path::PathBuf;
 
 use dbce_http::HttpLimits;
-use dbce_pipeline::html::captured_html;
+use dbce_page::captured_html;
 use dbce_warc::{DigestCheck, Entry, ReaderConfig, WarcReader};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;

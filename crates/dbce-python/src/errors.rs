@@ -1,7 +1,7 @@
 //! The library errors as Python exceptions.
 
+use dbce_extract::ExtractError;
 use dbce_pipeline::StageError;
-use dbce_pipeline::extract::ExtractError;
 use pyo3::PyErr;
 use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 

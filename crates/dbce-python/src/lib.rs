@@ -3,7 +3,7 @@
 //! and datasketch-exact MinHash.
 //!
 //! Every function is a thin call into the workspace's libraries: `extract` is
-//! `dbce_pipeline::extract::extract_page` (the single-page route of `dbce run`), `clean_site`
+//! `dbce_extract::extract_page` (the single-page route of `dbce run`), `clean_site`
 //! is `dbce_pipeline::site::clean_site` (stages `read`, `group` and `annotate`), `run` is
 //! `dbce_pipeline::run_local`. Heavy work runs with the GIL released. Built by maturin
 //! (`pyproject.toml` at the repository root), which enables `extension-module`.

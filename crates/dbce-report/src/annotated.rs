@@ -4,8 +4,8 @@
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PageTokens, Run, annotated_html};
 use dbce_dom::Document;
 
+use dbce_extract::{AnnotatedPage, RunLabel};
 use dbce_pipeline::Config;
-use dbce_pipeline::annotate::{AnnotatedPage, RunLabel};
 use dbce_pipeline::fetch::{FetchError, PageFetcher};
 
 /// The runs `labels` describe, placed on the page's `tokens`: each label's words must lie in

@@ -45,7 +45,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use annotated::page_annotated_html;
-use dbce_pipeline::annotate::AnnotatedPage;
+use dbce_extract::AnnotatedPage;
 use dbce_pipeline::fetch::{FetchError, PageFetcher};
 use dbce_pipeline::finish::{self, RunReport};
 use dbce_pipeline::group::{self, LshBucket};

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use dbce_annotate::{PatternClass, UrlKey};
+use dbce_extract::AnnotatedPage;
 use dbce_pipeline::PageId;
-use dbce_pipeline::annotate::AnnotatedPage;
 use dbce_pipeline::finish::TextRecord;
 use dbce_pipeline::group::LshBucket;
 

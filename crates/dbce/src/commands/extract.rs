@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use dbce_pipeline::extract::{decode_page, extract_page};
+use dbce_extract::{decode_page, extract_page};
 
 use super::config::ConfigArgs;
 

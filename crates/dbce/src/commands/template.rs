@@ -71,7 +71,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     // Decoded as stage `read` decodes a capture without an HTTP charset.
-    let html = dbce_pipeline::extract::decode_page(&bytes, "");
+    let html = dbce_extract::decode_page(&bytes, "");
     let document = Document::parse(&html, &config.sanitize)
         .with_context(|| format!("cannot parse {}", args.file.display()))?;
     let tokens = document.template_tokens();

@@ -8,11 +8,12 @@ use anyhow::Context as _;
 use dbce_annotate::SequenceMatcher;
 use dbce_artifact::ArtifactReader;
 use dbce_eval::RougeScorer;
+use dbce_extract::AnnotatedPage;
 use dbce_forest::{ForestParams, RandomForest};
 use dbce_learn::judge::{EVIDENCE_NAMES, JudgeSample, PageEvidence, fit_judge, validate_judge};
 use dbce_learn::model;
 use dbce_pipeline::ClassifyMethod;
-use dbce_pipeline::annotate::{ANNOTATED, AnnotatedPage};
+use dbce_pipeline::annotate::ANNOTATED;
 
 use super::config::ConfigArgs;
 use super::eval::{run_target, targets};

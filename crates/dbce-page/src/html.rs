@@ -3,10 +3,9 @@
 use dbce_http::{HttpLimits, decode_body, decode_html_with_tld, is_html, parse_response};
 use dbce_warc::{Record, RecordType};
 
-use crate::SkipReason;
 use crate::page::{SiteKey, Timestamp};
 
-/// Why a record is not a page; stage reports count it as its [`SkipReason`].
+/// Why a record is not a page; stage reports count it as a skip reason of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotAPage {
     /// Not a `response` (or `resource`) record.
@@ -28,22 +27,6 @@ pub enum NotAPage {
     NotText,
     /// The block was not kept by the reader.
     NoBody,
-}
-
-impl From<NotAPage> for SkipReason {
-    fn from(not: NotAPage) -> Self {
-        match not {
-            NotAPage::RecordType => Self::NotACapture,
-            NotAPage::BadUri => Self::BadTargetUri,
-            NotAPage::BadDate => Self::BadWarcDate,
-            NotAPage::BadHttp => Self::BadHttp,
-            NotAPage::HttpStatus => Self::HttpStatusNot2xx,
-            NotAPage::BadBody => Self::UndecodableBody,
-            NotAPage::NotHtml => Self::NotHtml,
-            NotAPage::NotText => Self::NotText,
-            NotAPage::NoBody => Self::NoBody,
-        }
-    }
 }
 
 /// A captured HTML page, decoded to text.

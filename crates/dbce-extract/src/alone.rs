@@ -12,10 +12,11 @@ use dbce_classify::{PageType, PageTypeModel};
 use dbce_dom::{Document, DomError, Truncation};
 use serde::Serialize;
 
-use crate::Config;
-use crate::ConfigError;
-use crate::annotate::{EmptyReason, settle_page, single_page_draft};
+use dbce_config::{Config, ConfigError};
 use dbce_learn::judge::Route;
+
+use crate::draft::{settle_page, single_page_draft, single_page_method};
+use crate::record::EmptyReason;
 
 /// Why a page could not be extracted.
 #[derive(Debug, thiserror::Error)]
@@ -72,7 +73,8 @@ pub fn decode_page(bytes: &[u8], url: &str) -> String {
 /// `annotate.single-page-beyond-articles` and `annotate.markdown`).
 ///
 /// ```
-/// use dbce_pipeline::{Config, extract::extract_page};
+/// use dbce_config::Config;
+/// use dbce_extract::extract_page;
 ///
 /// let html = "<html><head><title>T</title></head><body><nav><a href=/>Home</a></nav>\
 ///             <article><h1>A headline</h1><p>A paragraph of the article with enough words \
@@ -80,7 +82,7 @@ pub fn decode_page(bytes: &[u8], url: &str) -> String {
 /// let page = extract_page(html, "https://example.com/a", &Config::default())?;
 /// assert_eq!(page.title, "T");
 /// assert!(page.text.contains("A paragraph of the article"));
-/// # Ok::<(), dbce_pipeline::extract::ExtractError>(())
+/// # Ok::<(), dbce_extract::ExtractError>(())
 /// ```
 ///
 /// # Errors
@@ -91,10 +93,7 @@ pub fn extract_page(html: &str, url: &str, config: &Config) -> Result<ExtractedP
     let doc = Document::parse(html, &config.sanitize)?;
     let guess = PageTypeModel::built_in().classify(&doc, url, html);
     let annotate = &config.annotate;
-    let single_page = match &annotate.single_page_beyond_articles {
-        Some(other) if guess.page_type != PageType::Article => other,
-        _ => &annotate.single_page,
-    };
+    let single_page = single_page_method(annotate, guess.page_type);
     let tokens = PageTokens::read(&doc);
     let (mut runs, layout, decided_by) =
         single_page_draft(&doc, &tokens, single_page, annotate.method);
