@@ -6,11 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::annotate;
-use crate::finish::{self, AnnotatedPages, page_language};
+use crate::finish::{self, AnnotatedPages};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, StageError, StageReport};
 use dbce_extract::AnnotatedPage;
+use dbce_output::page_language;
 
 /// The stage's name and the directory of its done markers.
 pub const STAGE: &str = crate::work::INDEX;

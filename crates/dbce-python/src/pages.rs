@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use dbce_extract::{decode_page, extract_page};
-use dbce_pipeline::finish::TextRecord;
+use dbce_output::TextRecord;
 use dbce_pipeline::site::SitePage;
 use dbce_pipeline::{Config, WorkDir, run_local};
 use pyo3::exceptions::{PyTypeError, PyValueError};

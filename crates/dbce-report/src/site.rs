@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use dbce_annotate::{PatternClass, UrlKey};
 use dbce_extract::AnnotatedPage;
+use dbce_output::TextRecord;
 use dbce_pipeline::PageId;
-use dbce_pipeline::finish::TextRecord;
 use dbce_pipeline::group::LshBucket;
 
 /// One page of a site: its JSONL record and how many of its words the run kept.

@@ -1,7 +1,7 @@
 //! Pages to test with.
 
+use dbce_output::{RunCounts, SourceCoordinates, TextRecord};
 use dbce_pipeline::PageId;
-use dbce_pipeline::finish::{RunCounts, SourceCoordinates, TextRecord};
 
 use crate::site::PageRow;
 

@@ -137,7 +137,7 @@ fn partners(row: &PageRow, site: &Site, viewers: &BTreeSet<PageId>) -> String {
 mod tests {
     use super::*;
     use crate::testutil::row;
-    use dbce_pipeline::finish::CrossMember;
+    use dbce_output::CrossMember;
 
     #[test]
     fn partners_link_to_their_viewers_when_they_have_one() {
