@@ -28,6 +28,9 @@
 #![deny(missing_docs)]
 
 pub mod atomic;
+mod item_index;
+
+pub use item_index::ItemIndex;
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};

@@ -22,11 +22,11 @@ use rayon::prelude::*;
 use crate::doms::{DomStore, PackedDom};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group;
-use crate::page_items::PageItems;
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
+use dbce_artifact::ItemIndex;
 use dbce_artifact::{ArtifactError, ArtifactKind, ArtifactReader, ArtifactWriter};
 use dbce_forest::RandomForest;
 use dbce_learn::judge::Judge;
@@ -139,7 +139,7 @@ pub fn run_annotate(
 }
 
 /// Where each page's words from stage `read` lie in its word files.
-type WordStore = PageItems<read::PageWords>;
+type WordStore = ItemIndex<read::PageWords>;
 
 /// Checks the partition's word files and notes where each page's words are.
 fn open_words(
@@ -152,7 +152,7 @@ fn open_words(
         .map(|rank| work.read_words(partition, rank))
         .collect();
     // `PageWords` starts with the page's id.
-    PageItems::open(paths, read::WORDS, pages.len(), |page: PageId| {
+    ItemIndex::open(paths, read::WORDS, pages.len(), |page: PageId| {
         position(pages, page)
     })
 }

@@ -17,7 +17,7 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::fetch::FetchError;
-use crate::page_items::PageItems;
+use dbce_artifact::ItemIndex;
 use dbce_page::{FileId, PageId, PageRef};
 
 /// The kind and version of a DOM file.
@@ -112,7 +112,7 @@ impl<'de> Deserialize<'de> for PackedDom {
 }
 
 /// Where each page's DOM lies in a partition's DOM files, by index into the partition's pages.
-pub(crate) struct DomStore(PageItems<PageDom>);
+pub(crate) struct DomStore(ItemIndex<PageDom>);
 
 impl DomStore {
     /// Checks the DOM files at `paths` (a partition's, one per read shard) and notes where the
@@ -121,7 +121,7 @@ impl DomStore {
     /// # Errors
     /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
     pub(crate) fn open(paths: Vec<PathBuf>, pages: &[PageRef]) -> Result<Self, ArtifactError> {
-        let items = PageItems::open(paths, DOMS, pages.len(), |capture: Capture| {
+        let items = ItemIndex::open(paths, DOMS, pages.len(), |capture: Capture| {
             let i = pages.binary_search_by_key(&capture.page, |p| p.page).ok()?;
             (Capture::of(&pages[i]) == capture).then_some(i)
         })?;

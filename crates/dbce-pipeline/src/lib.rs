@@ -29,7 +29,6 @@ pub mod group;
 pub mod index;
 pub mod inputs;
 pub mod merge;
-mod page_items;
 pub mod read;
 mod report;
 mod shard;

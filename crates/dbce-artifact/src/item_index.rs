@@ -1,38 +1,39 @@
-//! Per-page items stage `read` writes shard by shard (each page's words, each page's DOM), read
-//! back by page: stage `annotate` notes where each page's item lies and reads the items when a
-//! chunk of a site needs them, so a partition's items are never all in memory at once.
+//! Items of several files read back by slot: one checking pass notes where the item of each
+//! slot lies, then the items of any slots are read at their offsets, so the files' items are
+//! never all in memory at once (dbce's stage `annotate` reads each page's words and DOM, which
+//! stage `read` wrote shard by shard, a chunk of a site at a time).
 
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
-use dbce_artifact::{ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader};
+use crate::{ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader};
 use serde::de::DeserializeOwned;
 
-/// Where each page's item of type `T` lies in a partition's files, by index into the
-/// partition's pages.
-pub(crate) struct PageItems<T> {
+/// Where the item of type `T` of each slot (`0..slots`, e.g. a page's index among a partition's
+/// pages) lies in a set of files.
+pub struct ItemIndex<T> {
     files: Vec<PathBuf>,
-    /// Per page: which file (by its place in `files`) and the offset of its item.
+    /// Per slot: which file (by its place in `files`) and the offset of its item.
     at: Vec<Option<(usize, u64)>>,
     item: PhantomData<fn() -> T>,
 }
 
-impl<T: DeserializeOwned> PageItems<T> {
+impl<T: DeserializeOwned> ItemIndex<T> {
     /// Checks the files at `paths` (one full pass each: kind, version and checksum) and notes
-    /// where the item of each of `pages` pages is. `locate` tells from an item's leading fields
-    /// (`H`, see [`ArtifactReader::next_head`]) which page it is, if any; a later item for a
-    /// page replaces an earlier one.
+    /// where the item of each of `slots` slots is. `locate` tells from an item's leading fields
+    /// (`H`, see [`ArtifactReader::next_head`]) which slot it is, if any; a later item for a
+    /// slot replaces an earlier one.
     ///
     /// # Errors
     /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
-    pub(crate) fn open<H: DeserializeOwned>(
+    pub fn open<H: DeserializeOwned>(
         paths: Vec<PathBuf>,
         kind: ArtifactKind,
-        pages: usize,
+        slots: usize,
         locate: impl Fn(H) -> Option<usize>,
     ) -> Result<Self, ArtifactError> {
-        let mut at = vec![None; pages];
+        let mut at = vec![None; slots];
         for (file, path) in paths.iter().enumerate() {
             let mut reader = ArtifactReader::<T>::open(path, kind)?;
             while let Some((offset, head)) = reader.next_head::<H>()? {
@@ -48,11 +49,11 @@ impl<T: DeserializeOwned> PageItems<T> {
         })
     }
 
-    /// The items of the pages at `indices` that have one, read in file order.
+    /// The items of the slots at `indices` that have one, read in file order.
     ///
     /// # Errors
     /// Fails when a file cannot be read or an item does not decode.
-    pub(crate) fn load(
+    pub fn load(
         &self,
         indices: impl IntoIterator<Item = usize>,
     ) -> Result<BTreeMap<usize, T>, ArtifactError> {
@@ -78,7 +79,7 @@ impl<T: DeserializeOwned> PageItems<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dbce_artifact::write_all;
+    use crate::write_all;
 
     const KIND: ArtifactKind = ArtifactKind {
         tag: *b"TEST",
@@ -86,10 +87,10 @@ mod tests {
     };
 
     #[test]
-    fn items_come_back_by_page_from_any_file() {
+    fn items_come_back_by_slot_from_any_file() {
         let dir = tempfile::tempdir().unwrap();
         let paths = vec![dir.path().join("0.bin"), dir.path().join("1.bin")];
-        // Items are (page key, payload); pages 10, 20, 30, 40 are indices 0..4.
+        // Items are (key, payload); keys 10, 20, 30, 40 are slots 0..4.
         write_all(
             &paths[0],
             KIND,
@@ -102,14 +103,14 @@ mod tests {
             &[(99_u32, "x".to_owned()), (20, "b".to_owned())],
         )
         .unwrap();
-        let items = PageItems::<(u32, String)>::open(paths, KIND, 4, |key: u32| {
+        let items = ItemIndex::<(u32, String)>::open(paths, KIND, 4, |key: u32| {
             [10, 20, 30, 40].iter().position(|&k| k == key)
         })
         .unwrap();
         let loaded = items.load([3, 2, 0, 1]).unwrap();
         let payloads: Vec<(usize, &str)> =
             loaded.iter().map(|(&i, (_, p))| (i, p.as_str())).collect();
-        // Page 40 has no item; the item of no page (99) is never read.
+        // Key 40 has no item; the item of no slot (99) is never read.
         assert_eq!(payloads, [(0, "a"), (1, "b"), (2, "c")]);
         assert!(items.load([3]).unwrap().is_empty());
     }
@@ -122,7 +123,7 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[18] ^= 0x20;
         std::fs::write(&path, &bytes).unwrap();
-        let opened = PageItems::<(u32, String)>::open(vec![path], KIND, 1, |_: u32| Some(0));
+        let opened = ItemIndex::<(u32, String)>::open(vec![path], KIND, 1, |_: u32| Some(0));
         assert!(matches!(opened, Err(ArtifactError::Checksum { .. })));
     }
 }
