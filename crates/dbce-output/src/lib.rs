@@ -6,7 +6,8 @@
 //! [`conversion_record`] makes the page's text a WARC `conversion` record that refers to the
 //! source record, [`warcinfo_record`] heads a part's WARC file, and [`cdxj_line`] indexes a
 //! written conversion record as cdxj-indexer would. Record ids are version-5 UUIDs of names
-//! ([`record_id`]), so reruns write the same bytes. Stage `finish` writes the files.
+//! ([`record_id`]), so reruns write the same bytes. Stage `finish` writes the files, one part
+//! per partition; [`merge_sorted_lines`] merges the parts' sorted CDXJ into one index.
 //!
 //! ```
 //! let id = dbce_output::record_id("<urn:uuid:a9c51e3e-0221-11e7-bf66-0242ac120005>");
@@ -16,8 +17,10 @@
 //! ```
 #![deny(missing_docs)]
 
+mod merge;
 mod text;
 mod warc;
 
+pub use merge::{MergeError, merge_sorted_lines};
 pub use text::{CrossMember, RunCounts, SourceCoordinates, TextRecord, page_language};
 pub use warc::{cdxj_line, conversion_record, record_id, warcinfo_record};

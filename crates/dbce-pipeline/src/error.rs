@@ -58,6 +58,9 @@ pub enum StageError {
         #[source]
         source: std::io::Error,
     },
+    /// The parts' CDXJ files could not be merged.
+    #[error(transparent)]
+    Merge(#[from] dbce_output::MergeError),
     /// A MinHash computation was given inconsistent settings.
     #[error("MinHash: {0}")]
     Minhash(#[from] dbce_minhash::Error),

@@ -16,7 +16,7 @@ pyo3::create_exception!(
 /// otherwise.
 pub(crate) fn stage_error(error: StageError) -> PyErr {
     match error {
-        StageError::Input { .. } | StageError::Output { .. } => {
+        StageError::Input { .. } | StageError::Output { .. } | StageError::Merge(_) => {
             PyOSError::new_err(error.to_string())
         }
         StageError::Config(_) => PyValueError::new_err(error.to_string()),
