@@ -16,7 +16,8 @@
 //! - [`single::BlockVerdicts`], the single-page classifier's verdicts mapped onto runs, and
 //!   [`settle::settle`], the first route with text deciding a page's runs.
 //!
-//! The stages themselves (reading, grouping, crosses, writing) are `dbce-pipeline`'s.
+//! The stages themselves (reading, grouping, writing) are `dbce-pipeline`'s; cross planning and
+//! the per-page composition of diff, classifiers and judge are `dbce-extract`'s.
 #![deny(missing_docs)]
 
 pub mod features;

@@ -3,10 +3,14 @@
 //!
 //! Stage 1 is [`read::run_read`] (map over archive files: [`PageRef`]s and LSH band rows
 //! partitioned by [`BucketKey`]) and [`group::run_group`] (merge per partition:
-//! [`group::LshBucket`]s). Every step takes its [`Shard`] or partition, writes its outputs
-//! atomically through [`dbce_artifact`], records a [`StageReport`] whose counts balance, leaves a
-//! done marker in the [`WorkDir`], and skips work already done. [`run_stage1`] runs all shards
-//! locally on a rayon pool; a cluster engine runs the same steps one shard per task.
+//! [`group::LshBucket`]s); then [`annotate::run_annotate`], [`finish::run_finish`] and
+//! [`index::run_index`] per partition, and [`merge::run_merge`] once. Every step takes its
+//! [`Shard`] or partition, writes its outputs atomically through [`dbce_artifact`], records a
+//! [`StageReport`] whose counts balance, leaves a done marker in the [`WorkDir`], and skips work
+//! already done. [`run_stage1`] and [`run_local`] run all shards locally on a rayon pool; a
+//! cluster engine runs the same steps one shard per task. What a step computes is the
+//! libraries': a page's text is `dbce-extract`'s, the output records `dbce-output`'s, the page
+//! record `dbce-page`'s.
 //!
 //! ```no_run
 //! use dbce_pipeline::{Config, WorkDir, run_stage1};
