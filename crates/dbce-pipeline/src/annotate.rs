@@ -13,6 +13,7 @@
 //! so the merge stage has nothing to reconcile.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
 use dbce_annotate::{
     Bits, Cross, CrossCandidate, CrossRole, Decision, InvalidMode, LabelledRun, PageTokens,
@@ -28,11 +29,12 @@ use dbce_minhash::jaccard_of_values;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::batches::Batches;
 use crate::doms::{DomStore, PackedDom};
 use crate::fetch::{FetchError, PageFetcher};
 use crate::group::{self, LshBucket};
 use crate::page::{PageId, PageRef};
-use crate::page_items::PageItems;
+use crate::page_items::{ItemIndex, PageItems};
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
@@ -188,20 +190,11 @@ pub fn run_annotate(
         PartitionStart::Done(report) => return Ok(report),
         PartitionStart::Run(manifest) => manifest,
     };
-    let mut pages: Vec<PageRef> = Vec::new();
-    for rank in 0..read.shards {
-        let path = work.read_pages(partition, rank);
-        for page in ArtifactReader::<PageRef>::open(&path, PAGES)? {
-            pages.push(page?);
-        }
-    }
     let mut report = StageReport::new(STAGE, partition);
-    // By id (`position` finds pages by binary search), one copy of each.
-    pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
-    let before = pages.len();
-    pages.dedup_by_key(|p| p.page);
-    (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
-    let buckets = group::read_buckets(work, partition)?;
+    let page_files: Vec<PathBuf> = (0..read.shards)
+        .map(|rank| work.read_pages(partition, rank))
+        .collect();
+    let batches = plan_batches(&page_files, config)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| dbce_learn::model::load(config.annotate.model.as_deref()))
@@ -210,67 +203,169 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
-    let words = open_words(work, partition, read.shards, &pages)?;
-    let dom_files = (0..read.shards)
-        .map(|rank| work.read_doms(partition, rank))
-        .collect();
-    let doms = DomStore::open(dom_files, &pages)?;
-    let crosses = plan_crosses(
-        &pages,
-        &buckets,
-        config.annotate.max_candidates as usize,
-        config.annotate.min_partner_similarity,
-    );
-    let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
+    let word_index = WordIndex::open(
+        (0..read.shards)
+            .map(|rank| work.read_words(partition, rank))
+            .collect(),
+        read::WORDS,
+    )?;
+    let dom_index = DomStore::index(
+        (0..read.shards)
+            .map(|rank| work.read_doms(partition, rank))
+            .collect(),
+    )?;
     let fetcher = PageFetcher::new(read.inputs, config);
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
-    // Sites one at a time: only one site's words, and one chunk's DOMs, are held at once.
-    for site in sites(&pages) {
-        let step = SiteStep {
-            words: &words,
-            model: model.as_ref(),
-            judge: judge.as_ref(),
-            pages: &pages,
-            crosses: &crosses,
-            page_types: &page_types,
-            fetcher: &fetcher,
-            doms: &doms,
-            config,
-        };
-        step.run(site, &mut |outcome| {
-            match outcome {
-                Ok(page) => {
-                    report.emit();
-                    out.push(&page)?;
+    // A batch of sites at a time: only one batch's pages, buckets and crosses are held.
+    for batch in 0..batches.len() {
+        let mut pages: Vec<PageRef> = Vec::new();
+        for path in &page_files {
+            for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
+                let page = page?;
+                if batches.batch_of(&page) == Some(batch) {
+                    pages.push(page);
                 }
-                Err(error) => report.skip(error.reason()),
             }
-            Ok(())
-        })?;
+        }
+        // By id (`position` finds pages by binary search), one copy of each.
+        pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
+        let before = pages.len();
+        pages.dedup_by_key(|p| p.page);
+        (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
+        let buckets = batch_buckets(work, partition, &pages, &batches)?;
+        let crosses = plan_crosses(
+            &pages,
+            &buckets.buckets,
+            config.annotate.max_candidates as usize,
+            config.annotate.min_partner_similarity,
+        );
+        let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
+        let words = PageItems::select(&word_index, pages.len(), |page: PageId| {
+            position(&pages, page)
+        });
+        let doms = DomStore::select(&dom_index, &pages);
+        // Sites one at a time: only one site's words, and one chunk's DOMs, are held at once.
+        for site in sites(&pages) {
+            let step = SiteStep {
+                words: &words,
+                model: model.as_ref(),
+                judge: judge.as_ref(),
+                pages: &pages,
+                crosses: &crosses,
+                page_types: &page_types,
+                fetcher: &fetcher,
+                doms: &doms,
+                config,
+            };
+            step.run(site, &mut |outcome| {
+                match outcome {
+                    Ok(page) => {
+                        if batches.is_split(&page.page.site.0) {
+                            report.warn(SITE_SPLIT);
+                            if buckets.cut.contains(&page.page.page) {
+                                report.warn(SITE_SPLIT_PARTNERS_CUT);
+                            }
+                        }
+                        report.emit();
+                        out.push(&page)?;
+                    }
+                    Err(error) => report.skip(error.reason()),
+                }
+                Ok(())
+            })?;
+        }
     }
     out.finish()?;
     work.finish_shard(&report)?;
     Ok(report)
 }
 
+/// Warning on a page of a site above `annotate.max-site-pages`, annotated in a part of it.
+pub const SITE_SPLIT: &str = "site-split";
+/// Warning on such a page that shares an LSH bucket with a page of another part, which it
+/// could not take as a partner.
+pub const SITE_SPLIT_PARTNERS_CUT: &str = "site-split:partners-cut";
+
 /// Where each page's words from stage `read` lie in its word files.
 type WordStore = PageItems<read::PageWords>;
+/// Every item of a partition's word files (`PageWords` starts with the page's id).
+type WordIndex = ItemIndex<read::PageWords, PageId>;
 
-/// Checks the partition's word files and notes where each page's words are.
-fn open_words(
+/// The batches of a partition whose pages are in `page_files` (one pass to count each site's
+/// pages; a second for the URLs of sites above the bound, if there are any).
+fn plan_batches(page_files: &[PathBuf], config: &Config) -> Result<Batches, StageError> {
+    let each_page = |f: &mut dyn FnMut(PageRef)| -> Result<(), StageError> {
+        for path in page_files {
+            for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
+                f(page?);
+            }
+        }
+        Ok(())
+    };
+    let mut pages_per_site: BTreeMap<String, u64> = BTreeMap::new();
+    each_page(&mut |page| *pages_per_site.entry(page.site.0).or_default() += 1)?;
+    let max_pages = config.annotate.max_site_pages;
+    let large: BTreeSet<&String> = pages_per_site
+        .iter()
+        .filter(|&(_, &n)| n > max_pages)
+        .map(|(site, _)| site)
+        .collect();
+    let mut urls: BTreeMap<String, Vec<(UrlKey, PageId)>> = BTreeMap::new();
+    if !large.is_empty() {
+        each_page(&mut |page| {
+            if large.contains(&page.site.0) {
+                urls.entry(page.site.0)
+                    .or_default()
+                    .push((UrlKey::of(&page.url), page.page));
+            }
+        })?;
+    }
+    Batches::plan(&pages_per_site, max_pages, |site| {
+        Ok(urls.remove(site).unwrap_or_default())
+    })
+}
+
+/// A batch's LSH buckets, and its pages that lost a bucket partner to another part of a
+/// split site.
+struct BatchBuckets {
+    /// The partition's buckets with the batch's pages in them, those pages only, each
+    /// bucket with at least two.
+    buckets: Vec<LshBucket>,
+    /// Pages of the batch that share a bucket with a page of another part of their site.
+    cut: BTreeSet<PageId>,
+}
+
+/// The buckets of the pages of one batch (`pages`, sorted by id), streamed from the
+/// partition's bucket file.
+fn batch_buckets(
     work: &WorkDir,
     partition: u32,
-    shards: u32,
     pages: &[PageRef],
-) -> Result<WordStore, ArtifactError> {
-    let paths = (0..shards)
-        .map(|rank| work.read_words(partition, rank))
-        .collect();
-    // `PageWords` starts with the page's id.
-    PageItems::open(paths, read::WORDS, pages.len(), |page: PageId| {
-        position(pages, page)
-    })
+    batches: &Batches,
+) -> Result<BatchBuckets, StageError> {
+    let mut kept = BatchBuckets {
+        buckets: Vec::new(),
+        cut: BTreeSet::new(),
+    };
+    for bucket in group::buckets(work, partition)? {
+        let mut bucket = bucket?;
+        let all = bucket.pages.len();
+        bucket.pages.retain(|&id| position(pages, id).is_some());
+        if bucket.pages.is_empty() {
+            continue;
+        }
+        if bucket.pages.len() < all {
+            // Buckets are per site: the others are pages of other parts of a split site.
+            kept.cut.extend(bucket.pages.iter().filter(|&&id| {
+                position(pages, id).is_some_and(|i| batches.is_split(&pages[i].site.0))
+            }));
+        }
+        if bucket.pages.len() >= 2 {
+            kept.buckets.push(bucket);
+        }
+    }
+    Ok(kept)
 }
 
 /// `words` by reference, as [`SiteStep::draft`] takes them.

@@ -18,7 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::fetch::FetchError;
 use crate::page::{FileId, PageId, PageRef};
-use crate::page_items::PageItems;
+use crate::page_items::{ItemIndex, PageItems};
 
 /// The kind and version of a DOM file.
 pub const DOMS: ArtifactKind = ArtifactKind {
@@ -111,21 +111,28 @@ impl<'de> Deserialize<'de> for PackedDom {
     }
 }
 
-/// Where each page's DOM lies in a partition's DOM files, by index into the partition's pages.
+/// Where each DOM lies in a partition's DOM files, by which capture it is of.
+pub(crate) type DomIndex = ItemIndex<PageDom, Capture>;
+
+/// Where each page's DOM lies in a partition's DOM files, by index into the pages of one pass.
 pub(crate) struct DomStore(PageItems<PageDom>);
 
 impl DomStore {
-    /// Checks the DOM files at `paths` (a partition's, one per read shard) and notes where the
-    /// DOM of each of `pages` (sorted by id, one capture each) is.
+    /// Checks the DOM files at `paths` (a partition's, one per read shard) and notes where
+    /// each DOM lies, for [`DomStore::select`].
     ///
     /// # Errors
     /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
-    pub(crate) fn open(paths: Vec<PathBuf>, pages: &[PageRef]) -> Result<Self, ArtifactError> {
-        let items = PageItems::open(paths, DOMS, pages.len(), |capture: Capture| {
+    pub(crate) fn index(paths: Vec<PathBuf>) -> Result<DomIndex, ArtifactError> {
+        ItemIndex::open(paths, DOMS)
+    }
+
+    /// Where the DOM of each of `pages` (sorted by id, one capture each) is, among `index`'s.
+    pub(crate) fn select(index: &DomIndex, pages: &[PageRef]) -> Self {
+        Self(PageItems::select(index, pages.len(), |capture: Capture| {
             let i = pages.binary_search_by_key(&capture.page, |p| p.page).ok()?;
             (Capture::of(&pages[i]) == capture).then_some(i)
-        })?;
-        Ok(Self(items))
+        }))
     }
 
     /// The DOMs of the pages at `indices` that have one.

@@ -21,6 +21,7 @@
 
 pub mod annotate;
 pub mod bands;
+mod batches;
 pub mod doms;
 mod error;
 pub mod extract;

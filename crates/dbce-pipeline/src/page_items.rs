@@ -9,8 +9,41 @@ use std::path::PathBuf;
 use dbce_artifact::{ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader};
 use serde::de::DeserializeOwned;
 
-/// Where each page's item of type `T` lies in a partition's files, by index into the
-/// partition's pages.
+/// Every item of a partition's files of items of type `T`: its leading fields (`H`, see
+/// [`ArtifactReader::next_head`]) and where it lies. Made in one pass over the files, once
+/// per stage step; each pass of the stage then picks its pages' items from it
+/// ([`PageItems::select`]) without reading the files again.
+pub(crate) struct ItemIndex<T, H> {
+    files: Vec<PathBuf>,
+    /// Each item's leading fields, file (by its place in `files`) and offset, in file order.
+    items: Vec<(H, usize, u64)>,
+    item: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned, H: DeserializeOwned + Copy> ItemIndex<T, H> {
+    /// Checks the files at `paths` (one full pass each: kind, version and checksum) and notes
+    /// where each item lies.
+    ///
+    /// # Errors
+    /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
+    pub(crate) fn open(paths: Vec<PathBuf>, kind: ArtifactKind) -> Result<Self, ArtifactError> {
+        let mut items = Vec::new();
+        for (file, path) in paths.iter().enumerate() {
+            let mut reader = ArtifactReader::<T>::open(path, kind)?;
+            while let Some((offset, head)) = reader.next_head::<H>()? {
+                items.push((head, file, offset));
+            }
+        }
+        Ok(Self {
+            files: paths,
+            items,
+            item: PhantomData,
+        })
+    }
+}
+
+/// Where each page's item of type `T` lies in a partition's files, by index into the pages
+/// of one pass of the stage.
 pub(crate) struct PageItems<T> {
     files: Vec<PathBuf>,
     /// Per page: which file (by its place in `files`) and the offset of its item.
@@ -19,33 +52,25 @@ pub(crate) struct PageItems<T> {
 }
 
 impl<T: DeserializeOwned> PageItems<T> {
-    /// Checks the files at `paths` (one full pass each: kind, version and checksum) and notes
-    /// where the item of each of `pages` pages is. `locate` tells from an item's leading fields
-    /// (`H`, see [`ArtifactReader::next_head`]) which page it is, if any; a later item for a
-    /// page replaces an earlier one.
-    ///
-    /// # Errors
-    /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
-    pub(crate) fn open<H: DeserializeOwned>(
-        paths: Vec<PathBuf>,
-        kind: ArtifactKind,
+    /// The items of `pages` pages among those `index` holds: `locate` tells from an item's
+    /// leading fields which page it is, if any; a later item for a page replaces an earlier
+    /// one.
+    pub(crate) fn select<H: Copy>(
+        index: &ItemIndex<T, H>,
         pages: usize,
         locate: impl Fn(H) -> Option<usize>,
-    ) -> Result<Self, ArtifactError> {
+    ) -> Self {
         let mut at = vec![None; pages];
-        for (file, path) in paths.iter().enumerate() {
-            let mut reader = ArtifactReader::<T>::open(path, kind)?;
-            while let Some((offset, head)) = reader.next_head::<H>()? {
-                if let Some(i) = locate(head) {
-                    at[i] = Some((file, offset));
-                }
+        for &(head, file, offset) in &index.items {
+            if let Some(i) = locate(head) {
+                at[i] = Some((file, offset));
             }
         }
-        Ok(Self {
-            files: paths,
+        Self {
+            files: index.files.clone(),
             at,
             item: PhantomData,
-        })
+        }
     }
 
     /// The items of the pages at `indices` that have one, read in file order.
@@ -102,10 +127,10 @@ mod tests {
             &[(99_u32, "x".to_owned()), (20, "b".to_owned())],
         )
         .unwrap();
-        let items = PageItems::<(u32, String)>::open(paths, KIND, 4, |key: u32| {
+        let index = ItemIndex::<(u32, String), u32>::open(paths, KIND).unwrap();
+        let items = PageItems::select(&index, 4, |key: u32| {
             [10, 20, 30, 40].iter().position(|&k| k == key)
-        })
-        .unwrap();
+        });
         let loaded = items.load([3, 2, 0, 1]).unwrap();
         let payloads: Vec<(usize, &str)> =
             loaded.iter().map(|(&i, (_, p))| (i, p.as_str())).collect();
@@ -122,7 +147,7 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[18] ^= 0x20;
         std::fs::write(&path, &bytes).unwrap();
-        let opened = PageItems::<(u32, String)>::open(vec![path], KIND, 1, |_: u32| Some(0));
+        let opened = ItemIndex::<(u32, String), u32>::open(vec![path], KIND);
         assert!(matches!(opened, Err(ArtifactError::Checksum { .. })));
     }
 }
