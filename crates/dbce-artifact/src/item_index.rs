@@ -1,7 +1,8 @@
-//! Items of several files read back by slot: one checking pass notes where the item of each
-//! slot lies, then the items of any slots are read at their offsets, so the files' items are
-//! never all in memory at once (dbce's stage `annotate` reads each page's words and DOM, which
-//! stage `read` wrote shard by shard, a chunk of a site at a time).
+//! Items of several files read back by slot: one checking pass notes where each item lies
+//! ([`ItemIndex`]), a selection gives some of them slots ([`ItemSlots`]), and the items of any
+//! slots are then read at their offsets, so the files' items are never all in memory at once
+//! (dbce's stage `annotate` reads each page's words and DOM, which stage `read` wrote shard by
+//! shard, a chunk of a site at a time).
 
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
@@ -10,43 +11,68 @@ use std::path::PathBuf;
 use crate::{ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader};
 use serde::de::DeserializeOwned;
 
-/// Where the item of type `T` of each slot (`0..slots`, e.g. a page's index among a partition's
-/// pages) lies in a set of files.
-pub struct ItemIndex<T> {
+/// Every item of a set of files of items of type `T`: its leading fields (`H`, see
+/// [`ArtifactReader::next_head`]) and where it lies. Made in one pass over the files; any
+/// selection of items is then made from it ([`ItemSlots::select`]) without reading the files
+/// again.
+pub struct ItemIndex<T, H> {
+    files: Vec<PathBuf>,
+    /// Each item's leading fields, file (by its place in `files`) and offset, in file order.
+    items: Vec<(H, usize, u64)>,
+    item: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned, H: DeserializeOwned + Copy> ItemIndex<T, H> {
+    /// Checks the files at `paths` (one full pass each: kind, version and checksum) and notes
+    /// where each item lies.
+    ///
+    /// # Errors
+    /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
+    pub fn open(paths: Vec<PathBuf>, kind: ArtifactKind) -> Result<Self, ArtifactError> {
+        let mut items = Vec::new();
+        for (file, path) in paths.iter().enumerate() {
+            let mut reader = ArtifactReader::<T>::open(path, kind)?;
+            while let Some((offset, head)) = reader.next_head::<H>()? {
+                items.push((head, file, offset));
+            }
+        }
+        Ok(Self {
+            files: paths,
+            items,
+            item: PhantomData,
+        })
+    }
+}
+
+/// Where the item of type `T` of each slot (`0..slots`, e.g. a page's index among the pages of
+/// one pass of a stage) lies in an [`ItemIndex`]'s files.
+pub struct ItemSlots<T> {
     files: Vec<PathBuf>,
     /// Per slot: which file (by its place in `files`) and the offset of its item.
     at: Vec<Option<(usize, u64)>>,
     item: PhantomData<fn() -> T>,
 }
 
-impl<T: DeserializeOwned> ItemIndex<T> {
-    /// Checks the files at `paths` (one full pass each: kind, version and checksum) and notes
-    /// where the item of each of `slots` slots is. `locate` tells from an item's leading fields
-    /// (`H`, see [`ArtifactReader::next_head`]) which slot it is, if any; a later item for a
-    /// slot replaces an earlier one.
-    ///
-    /// # Errors
-    /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
-    pub fn open<H: DeserializeOwned>(
-        paths: Vec<PathBuf>,
-        kind: ArtifactKind,
+impl<T: DeserializeOwned> ItemSlots<T> {
+    /// The items of `slots` slots among those `index` holds: `locate` tells from an item's
+    /// leading fields which slot it is, if any; a later item for a slot replaces an earlier
+    /// one.
+    pub fn select<H: Copy>(
+        index: &ItemIndex<T, H>,
         slots: usize,
         locate: impl Fn(H) -> Option<usize>,
-    ) -> Result<Self, ArtifactError> {
+    ) -> Self {
         let mut at = vec![None; slots];
-        for (file, path) in paths.iter().enumerate() {
-            let mut reader = ArtifactReader::<T>::open(path, kind)?;
-            while let Some((offset, head)) = reader.next_head::<H>()? {
-                if let Some(i) = locate(head) {
-                    at[i] = Some((file, offset));
-                }
+        for &(head, file, offset) in &index.items {
+            if let Some(i) = locate(head) {
+                at[i] = Some((file, offset));
             }
         }
-        Ok(Self {
-            files: paths,
+        Self {
+            files: index.files.clone(),
             at,
             item: PhantomData,
-        })
+        }
     }
 
     /// The items of the slots at `indices` that have one, read in file order.
@@ -103,10 +129,10 @@ mod tests {
             &[(99_u32, "x".to_owned()), (20, "b".to_owned())],
         )
         .unwrap();
-        let items = ItemIndex::<(u32, String)>::open(paths, KIND, 4, |key: u32| {
+        let index = ItemIndex::<(u32, String), u32>::open(paths, KIND).unwrap();
+        let items = ItemSlots::select(&index, 4, |key: u32| {
             [10, 20, 30, 40].iter().position(|&k| k == key)
-        })
-        .unwrap();
+        });
         let loaded = items.load([3, 2, 0, 1]).unwrap();
         let payloads: Vec<(usize, &str)> =
             loaded.iter().map(|(&i, (_, p))| (i, p.as_str())).collect();
@@ -123,7 +149,7 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[18] ^= 0x20;
         std::fs::write(&path, &bytes).unwrap();
-        let opened = ItemIndex::<(u32, String)>::open(vec![path], KIND, 1, |_: u32| Some(0));
+        let opened = ItemIndex::<(u32, String), u32>::open(vec![path], KIND);
         assert!(matches!(opened, Err(ArtifactError::Checksum { .. })));
     }
 }

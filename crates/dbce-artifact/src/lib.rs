@@ -30,7 +30,7 @@
 pub mod atomic;
 mod item_index;
 
-pub use item_index::ItemIndex;
+pub use item_index::{ItemIndex, ItemSlots};
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};

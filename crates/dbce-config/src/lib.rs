@@ -53,6 +53,13 @@ pub struct AnnotateConfig {
     /// pages as candidates (its neighbours in page-id order), so huge templates cost linear
     /// time. By default, 64.
     pub max_candidates: u32,
+    /// The most pages one pass of stage `annotate` holds, which bounds its memory whatever the
+    /// site or partition size: a partition's sites go through in batches of at most this many
+    /// pages, and a site with more is split into parts of consecutive URLs (captures of one
+    /// URL stay together), each annotated as a site of its own, so its pages take partners only
+    /// from their part (counted in the report as `site-split` and `site-split:partners-cut`).
+    /// By default, 50,000 (about 200 MB of the stage's memory, `docs/SCALE.md`).
+    pub max_site_pages: u64,
     /// The single-page classifier of pages without a cross, and of `invalid` runs where no
     /// learned classifier can be trained (`dbce_classify::SinglePageMethod`'s names:
     /// `readability`, `blocks` (the learned block classifier), `num-words`, `article`,
@@ -99,6 +106,7 @@ impl Default for AnnotateConfig {
             method: ClassifyMethod::default(),
             seed: 0x00db_ce00,
             max_candidates: 64,
+            max_site_pages: 50_000,
             single_page: SinglePageMethod::Blocks(LearnedBlocks::ARTICLES),
             single_page_beyond_articles: Some(SinglePageMethod::Blocks(LearnedBlocks::default())),
             min_partner_similarity: 0.0,
@@ -235,6 +243,9 @@ pub enum ConfigError {
     /// There must be at least one partition.
     #[error("lsh.partitions must be at least 1")]
     NoPartitions,
+    /// A pass of stage `annotate` must hold at least one page.
+    #[error("annotate.max-site-pages must be at least 1")]
+    NoSitePages,
     /// The settings could not be serialised for their fingerprint.
     #[error("cannot serialise the settings for their fingerprint: {0}")]
     Fingerprint(#[source] serde_json::Error),
@@ -249,6 +260,9 @@ impl Config {
         self.minhash.validate()?;
         if self.lsh.partitions == 0 {
             return Err(ConfigError::NoPartitions);
+        }
+        if self.annotate.max_site_pages == 0 {
+            return Err(ConfigError::NoSitePages);
         }
         let thresholds =
             std::iter::once(self.lsh.threshold).chain(self.lsh.site_thresholds.values().copied());

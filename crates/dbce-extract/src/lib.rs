@@ -2,7 +2,8 @@
 //! classified, judged and settled; or the page classified alone.
 //!
 //! The composition of the libraries below it, apart from the stage that reads and writes the
-//! files: [`plan_crosses`] chooses every page's cross among the pages of its LSH buckets and the
+//! files: [`Batches`] bounds the pages planned together (a partition's sites in batches, a
+//! site too large for one split into parts of whole URLs); [`plan_crosses`] chooses every page's cross among the pages of its LSH buckets and the
 //! other captures of its URL, and [`page_types`] lets a page's partners outvote an uncertain
 //! page type. A [`PageAnnotator`] then makes each page's [`Draft`] from its DOM and its cross
 //! members' words (`dbce-annotate`'s diff and bit patterns, `dbce-learn`'s features and
@@ -24,11 +25,13 @@
 #![deny(missing_docs)]
 
 mod alone;
+mod batches;
 mod draft;
 mod plan;
 mod record;
 
 pub use alone::{ExtractError, ExtractedPage, decode_page, extract_page};
+pub use batches::{BatchBuckets, Batches};
 pub use draft::{Draft, PageAnnotator};
 pub use plan::{PlannedCross, page_types, plan_crosses};
 pub use record::{AnnotatedPage, CrossMembers, EmptyReason, Method, RunLabel, TrainingRuns};

@@ -244,3 +244,33 @@ fn real_text_with_a_few_stray_bytes_keeps_its_declared_charset() {
     assert!(html.text.starts_with(RUSSIAN));
     assert!(html.had_errors);
 }
+
+/// `text_counts` as the characters count them: the definition it must agree with.
+fn text_counts_by_chars(text: &str) -> (usize, usize) {
+    let not_text = text
+        .chars()
+        .filter(|&c| {
+            (c.is_control() && !matches!(c, '\t' | '\n' | '\u{c}' | '\r'))
+                || c == char::REPLACEMENT_CHARACTER
+        })
+        .count();
+    (text.chars().count(), not_text)
+}
+
+use proptest::strategy::Strategy as _;
+
+proptest::proptest! {
+    #[test]
+    fn text_counts_agree_with_the_characters(
+        text in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::char::any(),
+                proptest::char::range('\u{0}', '\u{ff}'),
+                proptest::sample::select(vec!['\u{fffd}', '\u{c2}', '\u{9f}', '\u{a0}', '\u{7f}', '\u{fffc}', '\u{bffd}']),
+            ],
+            0..200,
+        ).prop_map(|chars| chars.into_iter().collect::<String>())
+    ) {
+        proptest::prop_assert_eq!(text_counts(text.as_bytes()), text_counts_by_chars(&text));
+    }
+}

@@ -6,7 +6,7 @@
 //!
 //! The text is drawn from a Zipf-like vocabulary of 20,000 made-up words, in lines of 8 to 30
 //! words, so the term dictionary and postings look more like prose than repeated filler. It
-//! prints pages/s and MB/s of text for the whole build (indexing, final merge, rename), then
+//! prints pages/s and MB/s of text for the whole build (indexing, flushing segments, rename), then
 //! runs one search to show the index is usable.
 #![allow(clippy::print_stdout)]
 
@@ -35,12 +35,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seconds = start.elapsed().as_secs_f64();
     println!(
         "{} pages, {:.1} MB of text in {seconds:.2} s: {:.0} pages/s, {:.1} MB/s \
-         ({} flushed segments, index {:.1} MB)",
+         ({} segments, index {:.1} MB)",
         summary.documents,
         text_bytes as f64 / 1e6,
         summary.documents as f64 / seconds,
         text_bytes as f64 / 1e6 / seconds,
-        summary.flushed_segments,
+        summary.segments,
         summary.bytes as f64 / 1e6,
     );
     let start = Instant::now();

@@ -21,8 +21,10 @@
 //! `site:example.com` filters exactly; `date` is a date field (seconds, indexed and fast) for
 //! `date:[… TO …]`; the WARC-Date as written, `file`, `offset` and `length` are stored.
 //!
-//! **Determinism.** One indexing thread adds the pages in the given order; the segments it
-//! flushes are merged in input order into one, so document ids follow the input and scores do
+//! **Determinism.** One indexing thread adds the pages in the given order and flushes a
+//! segment whenever its memory budget fills; the segments are not merged (a build holds no
+//! more than the budget and never maps its own index back). Scores use statistics over all
+//! segments, and equal scores rank in input order (each page's position, `seq`), so hits do
 //! not depend on the memory budget's segment boundaries. The files are not byte-identical
 //! between two builds of the same input: tantivy names segment files after a random UUID, which
 //! `meta.json` lists too. The segment files' contents are identical; [`fingerprint`] hashes them

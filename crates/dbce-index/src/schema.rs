@@ -47,8 +47,8 @@ pub(crate) struct Fields {
     pub(crate) offset: Field,
     /// `length`: the source record's length, stored.
     pub(crate) length: Field,
-    /// `seq`: the page's position in the build input, fast only. It orders segments before
-    /// they are merged, so the merged segment holds the pages in input order.
+    /// `seq`: the page's position in the build input, fast only. Equal scores rank in its
+    /// order, whatever segments the pages fell into.
     pub(crate) seq: Field,
 }
 

@@ -7,16 +7,17 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use tantivy::collector::TopDocs;
+use tantivy::collector::sort_key::{SortBySimilarityScore, SortByStaticFastValue};
 use tantivy::query::{Bm25StatisticsProvider, Query, QueryParser};
 use tantivy::schema::{Field, Schema, Value as _};
 use tantivy::snippet::{Snippet, SnippetGenerator};
 use tantivy::{
-    DocAddress, Index, IndexReader, ReloadPolicy, Score, Searcher, TantivyDocument, Term,
+    DocAddress, Index, IndexReader, Order, ReloadPolicy, Score, Searcher, TantivyDocument, Term,
 };
 
 use crate::IndexError;
 use crate::analyser::{CjkMode, tokenizers};
-use crate::schema::Fields;
+use crate::schema::{Fields, SEQ};
 
 /// Longest snippet in characters, highlight marks not counted.
 pub const SNIPPET_CHARS: usize = 200;
@@ -89,23 +90,27 @@ pub fn search(dir: &Path, query: &str, limit: usize) -> Result<Vec<Hit>, IndexEr
         return Ok(Vec::new());
     }
     let statistics = ShardStatistics(&shards);
-    let mut top: Vec<(Score, usize, DocAddress)> = Vec::new();
+    // Best score first; equal scores in input order: the shards in order, a shard's pages by
+    // their position in its build input (`seq`), whichever segments they are in.
+    let by_score_then_input = (
+        SortBySimilarityScore,
+        (SortByStaticFastValue::<u64>::for_field(SEQ), Order::Asc),
+    );
+    let mut top: Vec<(Score, usize, u64, DocAddress)> = Vec::new();
     for (number, shard) in shards.iter().enumerate() {
         let hits = shard
             .searcher
             .search_with_statistics_provider(
                 &*parsed,
-                &TopDocs::with_limit(limit).order_by_score(),
+                &TopDocs::with_limit(limit).order_by(by_score_then_input.clone()),
                 &statistics,
             )
             .map_err(IndexError::tantivy(&shard.dir))?;
         top.extend(
             hits.into_iter()
-                .map(|(score, address)| (score, number, address)),
+                .map(|((score, seq), address)| (score, number, seq.unwrap_or(u64::MAX), address)),
         );
     }
-    // Best score first; equal scores in input order (shard, then document), as one index of
-    // the shards' pages in shard order would rank them.
     top.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     top.truncate(limit);
     let snippets = [
@@ -113,7 +118,7 @@ pub fn search(dir: &Path, query: &str, limit: usize) -> Result<Vec<Hit>, IndexEr
         snippet_generator(first, &statistics, &*parsed, fields.text_cjk)?,
     ];
     top.into_iter()
-        .map(|(score, number, address)| {
+        .map(|(score, number, _, address)| {
             let shard = &shards[number];
             let document: TantivyDocument = shard
                 .searcher

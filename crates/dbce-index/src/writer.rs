@@ -1,17 +1,16 @@
-//! Building an index: a temporary sibling directory, one indexing thread, one final segment,
-//! then a rename into place.
+//! Building an index: a temporary sibling directory, one indexing thread, segments as the
+//! memory budget flushes them (never merged), then a rename into place.
 
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tantivy::index::SegmentId;
 use tantivy::indexer::NoMergePolicy;
-use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument};
+use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use crate::IndexError;
 use crate::analyser::{CjkMode, tokenizers};
-use crate::schema::{Fields, SEQ, parse_date};
+use crate::schema::{Fields, parse_date};
 
 /// One cleaned page as the index stores it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,9 +47,11 @@ pub struct IndexSummary {
     /// Pages whose date did not parse: they are indexed and keep their date as written, but
     /// have no value in the `date` field, so date ranges never match them.
     pub undated: u64,
-    /// Segments the writer flushed before the final merge (1 when everything fit into the
-    /// memory budget, 0 for no pages). The index always ends with at most one segment.
-    pub flushed_segments: u64,
+    /// Segments of the index: the writer flushes one whenever its memory budget fills (1 when
+    /// everything fit, 0 for no pages). They are not merged, so a build holds no more than the
+    /// budget and never reads its own index back; the search orders ties by input position
+    /// ([`crate::search`]), so hits are the same however the pages fell into segments.
+    pub segments: u64,
     /// Total size of the index's files in bytes.
     pub bytes: u64,
 }
@@ -87,8 +88,8 @@ pub fn build_index(
 ///
 /// The index is written into the sibling directory `DIR.tmp` (a leftover one from a crashed
 /// build is removed first) and renamed to `dir` when complete, so `dir` never holds a partial
-/// index. Pages are added in the given order by one indexing thread; the flushed segments are
-/// merged, in input order, into one.
+/// index. Pages are added in the given order by one indexing thread, which flushes a segment
+/// whenever the memory budget fills; the segments stay as flushed.
 ///
 /// # Errors
 /// [`IndexError::Exists`] if `dir` holds files, [`IndexError::Io`] and
@@ -172,15 +173,10 @@ fn write_index(
         summary.undated += u64::from(!dated);
     }
     writer.commit().map_err(tantivy_error())?;
-    let segments = segments_in_input_order(&index).map_err(tantivy_error())?;
-    summary.flushed_segments = segments.len() as u64;
-    if segments.len() > 1 {
-        writer.merge(&segments).wait().map_err(tantivy_error())?;
-    }
-    writer
-        .garbage_collect_files()
-        .wait()
-        .map_err(tantivy_error())?;
+    summary.segments = index
+        .searchable_segment_ids()
+        .map_err(tantivy_error())?
+        .len() as u64;
     writer.wait_merging_threads().map_err(tantivy_error())?;
     summary.bytes = directory_size(dir)?;
     Ok(summary)
@@ -212,26 +208,6 @@ impl Fields {
         document.add_u64(self.seq, seq);
         (document, date.is_some())
     }
-}
-
-/// The committed segments, ordered by the input position of their first page.
-///
-/// tantivy lists segments in hash-map order and merges them in the order given; sorting by
-/// `seq` makes the merged segment hold the pages in input order whatever the segment ids.
-fn segments_in_input_order(index: &Index) -> tantivy::Result<Vec<SegmentId>> {
-    let reader = index
-        .reader_builder()
-        .reload_policy(ReloadPolicy::Manual)
-        .try_into()?;
-    let searcher = reader.searcher();
-    let mut segments = Vec::new();
-    for segment in searcher.segment_readers() {
-        let column = segment.fast_fields().u64(SEQ)?;
-        let first = column.first(0).unwrap_or(u64::MAX);
-        segments.push((first, segment.segment_id()));
-    }
-    segments.sort_unstable_by_key(|&(first, _)| first);
-    Ok(segments.into_iter().map(|(_, id)| id).collect())
 }
 
 /// Total size of the files in `dir` (an index directory is flat).

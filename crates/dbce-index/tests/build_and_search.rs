@@ -77,7 +77,7 @@ fn built() -> (TempDir, PathBuf) {
     let summary = build_index(&dir, pages()).expect("the fixture builds");
     assert_eq!(summary.documents, 5);
     assert_eq!(summary.undated, 1);
-    assert_eq!(summary.flushed_segments, 1);
+    assert_eq!(summary.segments, 1);
     assert!(summary.bytes > 0);
     (tmp, dir)
 }
@@ -252,7 +252,7 @@ fn an_empty_index_finds_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("index");
     let summary = build_index(&dir, []).unwrap();
-    assert_eq!((summary.documents, summary.flushed_segments), (0, 0));
+    assert_eq!((summary.documents, summary.segments), (0, 0));
     assert!(search(&dir, "anything", 10).unwrap().is_empty());
     assert!(fingerprint(&dir).unwrap().starts_with("sha1:"));
 }
@@ -355,26 +355,26 @@ fn bulk_pages(n: u64) -> Vec<IndexedPage> {
         .collect()
 }
 
-/// Builds `pages` into `tmp/name`; returns the directory and the number of flushed segments.
+/// Builds `pages` into `tmp/name`; returns the directory and the number of segments.
 fn build_in(tmp: &Path, name: &str, memory_budget: u64) -> (PathBuf, u64) {
     let dir = tmp.join(name);
     let config = IndexConfig { memory_budget };
     let summary = build_index_with(&dir, bulk_pages(PAGES), &config).expect("bulk pages build");
     assert_eq!(summary.documents, PAGES);
-    (dir, summary.flushed_segments)
+    (dir, summary.segments)
 }
 
 /// Enough bulk pages for several segments at tantivy's smallest memory budget.
 const PAGES: u64 = 1_100;
 
 #[test]
-fn segments_merge_in_input_order_reproducibly() {
+fn split_segments_search_as_one_reproducibly() {
     let tmp = tempfile::tempdir().unwrap();
     let small = 15_000_000;
     let (split_a, segments) = build_in(tmp.path(), "a", small);
     assert!(
         segments > 2,
-        "{segments} segments: the merge is not exercised"
+        "{segments} segments: the split is not exercised"
     );
     let (split_b, _) = build_in(tmp.path(), "b", small);
     let (whole, segments) = build_in(tmp.path(), "c", 200_000_000);

@@ -24,4 +24,4 @@ mod html;
 mod page;
 
 pub use html::{CapturedHtml, NotAPage, captured_html};
-pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Source, Timestamp};
+pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Source, Timestamp, position};

@@ -193,6 +193,11 @@ pub struct PageRef {
     pub truncated: Vec<Truncation>,
 }
 
+/// Where the page with id `id` is in `pages`, sorted by id.
+pub fn position(pages: &[PageRef], id: PageId) -> Option<usize> {
+    pages.binary_search_by_key(&id, |p| p.page).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

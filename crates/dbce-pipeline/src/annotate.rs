@@ -12,11 +12,12 @@
 //! offset and the others are counted as `duplicate-record`, so the merge stage has nothing to
 //! reconcile.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
-use dbce_annotate::WordId;
+use dbce_annotate::{UrlKey, WordId};
 use dbce_dom::Document;
-use dbce_extract::{AnnotatedPage, Draft, PageAnnotator, page_types, plan_crosses};
+use dbce_extract::{AnnotatedPage, Batches, Draft, PageAnnotator, page_types, plan_crosses};
 use rayon::prelude::*;
 
 use crate::doms::{DomStore, PackedDom};
@@ -26,12 +27,12 @@ use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
-use dbce_artifact::ItemIndex;
 use dbce_artifact::{ArtifactError, ArtifactKind, ArtifactReader, ArtifactWriter};
+use dbce_artifact::{ItemIndex, ItemSlots};
 use dbce_forest::RandomForest;
 use dbce_learn::judge::Judge;
 use dbce_learn::reclassify::{PageRuns, reclassify};
-use dbce_page::{PageId, PageRef};
+use dbce_page::{PageId, PageRef, position};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::ANNOTATE;
@@ -61,20 +62,11 @@ pub fn run_annotate(
         PartitionStart::Done(report) => return Ok(report),
         PartitionStart::Run(manifest) => manifest,
     };
-    let mut pages: Vec<PageRef> = Vec::new();
-    for rank in 0..read.shards {
-        let path = work.read_pages(partition, rank);
-        for page in ArtifactReader::<PageRef>::open(&path, PAGES)? {
-            pages.push(page?);
-        }
-    }
     let mut report = StageReport::new(STAGE, partition);
-    // By id (`position` finds pages by binary search), one copy of each.
-    pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
-    let before = pages.len();
-    pages.dedup_by_key(|p| p.page);
-    (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
-    let buckets = group::read_buckets(work, partition)?;
+    let page_files: Vec<PathBuf> = (0..read.shards)
+        .map(|rank| work.read_pages(partition, rank))
+        .collect();
+    let batches = plan_batches(&page_files, config)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| dbce_learn::model::load(config.annotate.model.as_deref()))
@@ -83,77 +75,130 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
-    let words = open_words(work, partition, read.shards, &pages)?;
-    let dom_files = (0..read.shards)
-        .map(|rank| work.read_doms(partition, rank))
-        .collect();
-    let doms = DomStore::open(dom_files, &pages)?;
-    // Each bucket as the indices of its pages.
-    let members: Vec<Vec<usize>> = buckets
-        .iter()
-        .map(|bucket| {
-            let found = bucket.pages.iter().filter_map(|&id| position(&pages, id));
-            found.collect()
-        })
-        .collect();
-    let crosses = plan_crosses(
-        &pages,
-        &members,
-        config.annotate.max_candidates as usize,
-        config.annotate.min_partner_similarity,
-    );
-    let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
+    let word_index = WordIndex::open(
+        (0..read.shards)
+            .map(|rank| work.read_words(partition, rank))
+            .collect(),
+        read::WORDS,
+    )?;
+    let dom_index = DomStore::index(
+        (0..read.shards)
+            .map(|rank| work.read_doms(partition, rank))
+            .collect(),
+    )?;
     let fetcher = PageFetcher::new(read.inputs, config);
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
-    // Sites one at a time: only one site's words, and one chunk's DOMs, are held at once.
-    for site in sites(&pages) {
-        let step = SiteStep {
-            words: &words,
-            model: model.as_ref(),
-            annotator: PageAnnotator {
-                pages: &pages,
-                crosses: &crosses,
-                page_types: &page_types,
-                config: &config.annotate,
-                judge: judge.as_ref(),
-            },
-            fetcher: &fetcher,
-            doms: &doms,
-            renders: config.annotate.annotated_html || config.annotate.markdown,
-        };
-        step.run(site, &mut |outcome| {
-            match outcome {
-                Ok(page) => {
-                    report.emit();
-                    out.push(&page)?;
+    // A batch of sites at a time: only one batch's pages, buckets and crosses are held.
+    for batch in 0..batches.count() {
+        let mut pages: Vec<PageRef> = Vec::new();
+        for path in &page_files {
+            for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
+                let page = page?;
+                if batches.batch_of(&page) == Some(batch) {
+                    pages.push(page);
                 }
-                Err(error) => report.skip(error.reason()),
             }
-            Ok(())
-        })?;
+        }
+        // By id (`position` finds pages by binary search), one copy of each.
+        pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
+        let before = pages.len();
+        pages.dedup_by_key(|p| p.page);
+        (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
+        let buckets = group::buckets(work, partition)?.map(|b| b.map(|b| b.pages));
+        let buckets = batches.buckets_of(&pages, buckets)?;
+        let crosses = plan_crosses(
+            &pages,
+            &buckets.members,
+            config.annotate.max_candidates as usize,
+            config.annotate.min_partner_similarity,
+        );
+        let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
+        let words = ItemSlots::select(&word_index, pages.len(), |page: PageId| {
+            position(&pages, page)
+        });
+        let doms = DomStore::select(&dom_index, &pages);
+        // Sites one at a time: only one site's words, and one chunk's DOMs, are held at once.
+        for site in sites(&pages) {
+            let step = SiteStep {
+                words: &words,
+                model: model.as_ref(),
+                annotator: PageAnnotator {
+                    pages: &pages,
+                    crosses: &crosses,
+                    page_types: &page_types,
+                    config: &config.annotate,
+                    judge: judge.as_ref(),
+                },
+                fetcher: &fetcher,
+                doms: &doms,
+                renders: config.annotate.annotated_html || config.annotate.markdown,
+            };
+            step.run(site, &mut |outcome| {
+                match outcome {
+                    Ok(page) => {
+                        if batches.is_split(&page.page.site.0) {
+                            report.warn(SITE_SPLIT);
+                            if buckets.cut.contains(&page.page.page) {
+                                report.warn(SITE_SPLIT_PARTNERS_CUT);
+                            }
+                        }
+                        report.emit();
+                        out.push(&page)?;
+                    }
+                    Err(error) => report.skip(error.reason()),
+                }
+                Ok(())
+            })?;
+        }
     }
     out.finish()?;
     work.finish_shard(&report)?;
     Ok(report)
 }
 
-/// Where each page's words from stage `read` lie in its word files.
-type WordStore = ItemIndex<read::PageWords>;
+/// Warning on a page of a site above `annotate.max-site-pages`, annotated in a part of it.
+pub const SITE_SPLIT: &str = "site-split";
+/// Warning on such a page that shares an LSH bucket with a page of another part, which it
+/// could not take as a partner.
+pub const SITE_SPLIT_PARTNERS_CUT: &str = "site-split:partners-cut";
 
-/// Checks the partition's word files and notes where each page's words are.
-fn open_words(
-    work: &WorkDir,
-    partition: u32,
-    shards: u32,
-    pages: &[PageRef],
-) -> Result<WordStore, ArtifactError> {
-    let paths = (0..shards)
-        .map(|rank| work.read_words(partition, rank))
+/// Where each page's words from stage `read` lie in its word files.
+type WordStore = ItemSlots<read::PageWords>;
+/// Every item of a partition's word files (`PageWords` starts with the page's id).
+type WordIndex = ItemIndex<read::PageWords, PageId>;
+
+/// The batches of a partition whose pages are in `page_files` (one pass to count each site's
+/// pages; a second for the URLs of sites above the bound, if there are any).
+fn plan_batches(page_files: &[PathBuf], config: &Config) -> Result<Batches, StageError> {
+    let each_page = |f: &mut dyn FnMut(PageRef)| -> Result<(), StageError> {
+        for path in page_files {
+            for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
+                f(page?);
+            }
+        }
+        Ok(())
+    };
+    let mut pages_per_site: BTreeMap<String, u64> = BTreeMap::new();
+    each_page(&mut |page| *pages_per_site.entry(page.site.0).or_default() += 1)?;
+    let max_pages = config.annotate.max_site_pages;
+    let large: BTreeSet<&String> = pages_per_site
+        .iter()
+        .filter(|&(_, &n)| n > max_pages)
+        .map(|(site, _)| site)
         .collect();
-    // `PageWords` starts with the page's id.
-    ItemIndex::open(paths, read::WORDS, pages.len(), |page: PageId| {
-        position(pages, page)
+    let mut urls: BTreeMap<String, Vec<(UrlKey, PageId)>> = BTreeMap::new();
+    if !large.is_empty() {
+        each_page(&mut |page| {
+            if large.contains(&page.site.0) {
+                urls.entry(page.site.0)
+                    .or_default()
+                    .push((UrlKey::of(&page.url), page.page));
+            }
+        })?;
+    }
+    Batches::plan(&pages_per_site, max_pages, |site| {
+        Ok(urls.remove(site).unwrap_or_default())
     })
 }
 
@@ -165,11 +210,6 @@ fn borrowed(words: &BTreeMap<usize, Vec<WordId>>) -> BTreeMap<usize, &[WordId]> 
 /// Page `index`'s DOM among a chunk's `doms`, decoded.
 fn document(doms: &BTreeMap<usize, PackedDom>, index: usize) -> Result<Document, FetchError> {
     doms.get(&index).ok_or(FetchError::DomMissing)?.document()
-}
-
-/// Where page `id` is in `pages` (sorted by id).
-fn position(pages: &[PageRef], id: PageId) -> Option<usize> {
-    pages.binary_search_by_key(&id, |p| p.page).ok()
 }
 
 /// The index ranges of `pages` (sorted by id) grouped by site, sites in name order.

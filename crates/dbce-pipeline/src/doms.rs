@@ -17,8 +17,8 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::fetch::FetchError;
-use dbce_artifact::ItemIndex;
-use dbce_page::{FileId, PageId, PageRef};
+use dbce_artifact::{ItemIndex, ItemSlots};
+use dbce_page::{FileId, PageId, PageRef, position};
 
 /// The kind and version of a DOM file.
 pub const DOMS: ArtifactKind = ArtifactKind {
@@ -111,21 +111,28 @@ impl<'de> Deserialize<'de> for PackedDom {
     }
 }
 
-/// Where each page's DOM lies in a partition's DOM files, by index into the partition's pages.
-pub(crate) struct DomStore(ItemIndex<PageDom>);
+/// Where each DOM lies in a partition's DOM files, by which capture it is of.
+pub(crate) type DomIndex = ItemIndex<PageDom, Capture>;
+
+/// Where each page's DOM lies in a partition's DOM files, by index into the pages of one pass.
+pub(crate) struct DomStore(ItemSlots<PageDom>);
 
 impl DomStore {
-    /// Checks the DOM files at `paths` (a partition's, one per read shard) and notes where the
-    /// DOM of each of `pages` (sorted by id, one capture each) is.
+    /// Checks the DOM files at `paths` (a partition's, one per read shard) and notes where
+    /// each DOM lies, for [`DomStore::select`].
     ///
     /// # Errors
     /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
-    pub(crate) fn open(paths: Vec<PathBuf>, pages: &[PageRef]) -> Result<Self, ArtifactError> {
-        let items = ItemIndex::open(paths, DOMS, pages.len(), |capture: Capture| {
-            let i = pages.binary_search_by_key(&capture.page, |p| p.page).ok()?;
+    pub(crate) fn index(paths: Vec<PathBuf>) -> Result<DomIndex, ArtifactError> {
+        ItemIndex::open(paths, DOMS)
+    }
+
+    /// Where the DOM of each of `pages` (sorted by id, one capture each) is, among `index`'s.
+    pub(crate) fn select(index: &DomIndex, pages: &[PageRef]) -> Self {
+        Self(ItemSlots::select(index, pages.len(), |capture: Capture| {
+            let i = position(pages, capture.page)?;
             (Capture::of(&pages[i]) == capture).then_some(i)
-        })?;
-        Ok(Self(items))
+        }))
     }
 
     /// The DOMs of the pages at `indices` that have one.

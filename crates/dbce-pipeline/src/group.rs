@@ -79,12 +79,20 @@ fn buckets_path(work: &WorkDir, partition: u32) -> std::path::PathBuf {
 /// # Errors
 /// Fails when the file cannot be read or is damaged.
 pub fn read_buckets(work: &WorkDir, partition: u32) -> Result<Vec<LshBucket>, StageError> {
-    Ok(
-        ArtifactReader::<LshBucket>::open(&buckets_path(work, partition), BUCKETS)?
-            .collect::<Result<Vec<_>, _>>()?,
-    )
+    Ok(buckets(work, partition)?.collect::<Result<Vec<_>, _>>()?)
 }
 
+/// The LSH buckets of `partition`, one at a time, as stage `group` wrote them.
+///
+/// # Errors
+/// Fails when the bucket file cannot be opened or is of another kind; each bucket, when it
+/// cannot be read.
+pub fn buckets(
+    work: &WorkDir,
+    partition: u32,
+) -> Result<ArtifactReader<LshBucket>, dbce_artifact::ArtifactError> {
+    ArtifactReader::<LshBucket>::open(&buckets_path(work, partition), BUCKETS)
+}
 /// Groups band rows, sorted by key, into LSH buckets, handing each to `emit`: rows sharing a
 /// key form a bucket of their pages, once each. A page is emitted once per bucket it shares with
 /// another page; a key with one page is skipped as `alone-in-bucket`, a repeated row as

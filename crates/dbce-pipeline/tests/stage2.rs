@@ -289,3 +289,58 @@ fn a_crawl_read_twice_gets_crosses_of_different_pages() {
         assert!(record["text"].as_str().unwrap().contains(story));
     }
 }
+
+/// Runs the default method over the shapes archive in one partition with `annotate.max-site-pages`
+/// at `max_site_pages`; returns the JSONL files' bytes by name and the run's report.
+fn run_bounded(
+    dir: &std::path::Path,
+    max_site_pages: u64,
+) -> (BTreeMap<String, Vec<u8>>, dbce_pipeline::finish::RunReport) {
+    let input = dir.join("shapes.warc.gz");
+    if !input.exists() {
+        archive(&input, Form::Response);
+    }
+    let mut config = Config::default();
+    config.lsh.partitions = 1;
+    config.annotate.max_site_pages = max_site_pages;
+    let out = dir.join(format!("out-{max_site_pages}"));
+    let work = WorkDir::new(dir.join(format!("work-{max_site_pages}")));
+    let report = run_local(&work, &config, &[input], &out, 2, &|_, _, _| {}).unwrap();
+    let mut files = BTreeMap::new();
+    for entry in std::fs::read_dir(out.join("text")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        files.insert(name, std::fs::read(&path).unwrap());
+    }
+    (files, report)
+}
+
+/// A pass of stage `annotate` holds at most `annotate.max-site-pages` pages: sites under the
+/// bound go through in batches with the same output as in one pass; a site above it is split
+/// into parts of whole URLs where it can be, every page still comes out, and the report says
+/// how many pages were annotated in a part and how many lost a bucket partner to another.
+#[test]
+fn annotate_passes_are_bounded_and_sites_under_the_bound_are_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one_pass, report) = run_bounded(dir.path(), 1_000);
+    let annotate = &report.stages["3-annotate"];
+    assert_eq!(annotate.output, PAGES.len() as u64);
+    assert!(annotate.warnings.is_empty(), "{:?}", annotate.warnings);
+
+    // Sites of 2, 4, 4 and 5 pages: four batches of at most 5 pages, no site split.
+    let (batched, report) = run_bounded(dir.path(), 5);
+    assert_eq!(batched, one_pass, "batches changed the output");
+    assert!(report.stages["3-annotate"].warnings.is_empty());
+
+    // At most 2 pages: every site but b.example (2 pages) is split; all pages come out.
+    let (split, report) = run_bounded(dir.path(), 2);
+    let annotate = &report.stages["3-annotate"];
+    assert_eq!(annotate.output, PAGES.len() as u64);
+    assert_eq!(annotate.input, annotate.output);
+    let in_split_sites = PAGES.iter().filter(|p| p.0 != "b.example").count() as u64;
+    assert_eq!(annotate.warnings["site-split"], in_split_sites);
+    let cut = annotate.warnings["site-split:partners-cut"];
+    assert!(cut > 0 && cut <= in_split_sites, "{cut}");
+    assert_eq!(report.stages["4-finish"].output, PAGES.len() as u64);
+    assert_ne!(split, one_pass);
+}
