@@ -7,7 +7,8 @@
 //! archive: its [`PageId`] (from the `WARC-Record-ID`), URL, site, capture time, payload digest
 //! ([`PayloadDigest`]), where its record lies ([`Source`] in input file [`FileId`]), its MinHash
 //! signature and its page type. Stage `read` makes them; every later stage and the report read
-//! them.
+//! them. [`PageFetcher`] reads a page's record back from its archive by that locator (a record
+//! inside a whole-file gzip member by its decompressed stream offset).
 //!
 //! ```
 //! use dbce_page::{PageId, SiteKey, Timestamp};
@@ -20,8 +21,10 @@
 //! ```
 #![deny(missing_docs)]
 
+mod fetch;
 mod html;
 mod page;
 
+pub use fetch::{PageFetcher, RefetchError};
 pub use html::{CapturedHtml, NotAPage, captured_html};
 pub use page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Source, Timestamp, position};

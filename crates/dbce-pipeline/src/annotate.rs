@@ -21,7 +21,7 @@ use dbce_extract::{AnnotatedPage, Batches, Draft, PageAnnotator, page_types, pla
 use rayon::prelude::*;
 
 use crate::doms::{DomStore, PackedDom};
-use crate::fetch::{FetchError, PageFetcher};
+use crate::fetch::{FetchError, page_fetcher};
 use crate::group;
 use crate::read::{self, PAGES};
 use crate::shard::{PartitionStart, start_partition};
@@ -32,6 +32,7 @@ use dbce_artifact::{ItemIndex, ItemSlots};
 use dbce_forest::RandomForest;
 use dbce_learn::judge::Judge;
 use dbce_learn::reclassify::{PageRuns, reclassify};
+use dbce_page::PageFetcher;
 use dbce_page::{PageId, PageRef, position};
 
 /// The stage's name and directory.
@@ -86,7 +87,7 @@ pub fn run_annotate(
             .map(|rank| work.read_doms(partition, rank))
             .collect(),
     )?;
-    let fetcher = PageFetcher::new(read.inputs, config);
+    let fetcher = page_fetcher(read.inputs, config);
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
     // A batch of sites at a time: only one batch's pages, buckets and crosses are held.

@@ -5,8 +5,9 @@ use dbce_annotate::{Bits, CrossRole, LabelledRun, PageTokens, Run, annotated_htm
 use dbce_dom::Document;
 
 use dbce_extract::{AnnotatedPage, RunLabel};
+use dbce_page::PageFetcher;
 use dbce_pipeline::Config;
-use dbce_pipeline::fetch::{FetchError, PageFetcher};
+use dbce_pipeline::fetch::FetchError;
 
 /// The runs `labels` describe, placed on the page's `tokens`: each label's words must lie in
 /// one text node, as every run's do. `None` when a label does not fit the tokens (the page no

@@ -46,7 +46,8 @@ use std::path::{Path, PathBuf};
 
 use annotated::page_annotated_html;
 use dbce_extract::AnnotatedPage;
-use dbce_pipeline::fetch::{FetchError, PageFetcher};
+use dbce_page::PageFetcher;
+use dbce_pipeline::fetch::{FetchError, page_fetcher};
 use dbce_pipeline::finish::{self, RunReport};
 use dbce_pipeline::group::{self, LshBucket};
 use dbce_pipeline::{PageId, SiteKey, StageTimings, WorkDir};
@@ -120,7 +121,7 @@ pub fn write_report(
         })?;
     }
     let mut writer = Writer { dir, bytes: 0 };
-    let fetcher = PageFetcher::new(manifest.inputs.clone(), &manifest.config);
+    let fetcher = page_fetcher(manifest.inputs.clone(), &manifest.config);
     let files = manifest.input_names();
     let mut overview = Overview::default();
     for partition in 0..manifest.config.lsh.partitions {
