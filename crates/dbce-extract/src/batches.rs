@@ -1,9 +1,10 @@
-//! Which pages are annotated together: stage `annotate` in passes of bounded size. A partition holds whole sites, so its size
-//! follows its largest site; instead of all of a partition's pages, a pass holds one *batch*:
-//! consecutive sites (in name order) of at most `annotate.max-site-pages` pages together. A site
-//! above that bound is split into parts of about equal size, each of consecutive URL keys
-//! (captures of one URL, and the pages of one path, stay together), and each part is annotated
-//! as if it were a site of its own: its pages take partners only from their part.
+//! Which pages are annotated together: stage `annotate` in passes of bounded size. A partition
+//! holds whole sites, so its size follows its largest site; instead of all of a partition's
+//! pages, a pass holds one *batch*: consecutive sites (in name order) of at most
+//! `annotate.max-site-pages` pages together. A site above that bound is split into parts of
+//! about equal size, each of consecutive URL keys (captures of one URL, and the pages of one
+//! path, stay together), and each part is annotated as if it were a site of its own: its pages
+//! take partners only from their part.
 //!
 //! Sites under the bound go through exactly as in one pass, in the same order, so a partition
 //! without a large site gives the same output whatever the bound.

@@ -23,14 +23,14 @@ use dbce_page::PageRef;
 use crate::plan::{PlannedCross, restrict};
 use crate::record::{AnnotatedPage, CrossMembers, EmptyReason, Method, RunLabel, TrainingRuns};
 
-/// What annotating one page needs to know of the others: the pages of its partition (sorted by
-/// id, so that indices name them), their planned crosses and page types, the settings and the
-/// judge. Stage `annotate` reads each page's DOM and its members' words, then calls
+/// What annotating one page needs to know of the others: the pages annotated with it (one
+/// batch of a partition's sites, sorted by id, so that indices name them), their planned
+/// crosses and page types, the settings and the judge. Stage `annotate` reads each page's DOM and its members' words, then calls
 /// [`PageAnnotator::draft`], the per-site learning ([`Draft::learner`]) and
 /// [`PageAnnotator::finish`].
 #[derive(Clone, Copy)]
 pub struct PageAnnotator<'a> {
-    /// The partition's pages, sorted by id.
+    /// The pages of the batch, sorted by id.
     pub pages: &'a [PageRef],
     /// Each page's planned cross ([`crate::plan_crosses`]), by index.
     pub crosses: &'a [Option<PlannedCross>],
@@ -60,7 +60,7 @@ pub struct Draft {
 }
 
 impl Draft {
-    /// The page's index among the partition's pages.
+    /// The page's index among the batch's pages.
     pub fn index(&self) -> usize {
         self.index
     }

@@ -11,7 +11,8 @@ use dbce_minhash::jaccard_of_values;
 use dbce_page::PageRef;
 use rayon::prelude::*;
 
-/// A cross over indices into the partition's pages, with each member's similarity to the page.
+/// A cross over indices into the pages planned together, with each member's similarity to the
+/// page.
 #[derive(Debug, Clone)]
 pub struct PlannedCross {
     /// The cross, as indices into the pages.
