@@ -73,7 +73,9 @@ pub struct AnnotateConfig {
     /// of `single-page`; `none` uses `single-page` for every page. By default, `blocks` (the
     /// learned block classifier at 0.3: held out on wcxb-dev it lifts pages of every other
     /// type by 0.08–0.30 over Readability, `docs/single-page.md`).
-    #[serde(default, with = "optional_single_page_name")]
+    // No field-level `default`: that would be `None`, not the section's default, for a
+    // configuration file that leaves the setting out.
+    #[serde(with = "optional_single_page_name")]
     pub single_page_beyond_articles: Option<SinglePageMethod>,
     /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not
     /// taken into a cross; a page left without one is classified alone, by the single-page
@@ -316,6 +318,21 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_left_out_take_their_defaults() {
+        let empty: Config = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, Config::default());
+        let sections: Config = serde_json::from_str(
+            r#"{"annotate": {}, "lsh": {}, "read": {}, "sanitize": {}, "minhash": {}}"#,
+        )
+        .unwrap();
+        assert_eq!(sections, Config::default());
+        let one: Config = serde_json::from_str(r#"{"annotate": {"max-site-pages": 7}}"#).unwrap();
+        let mut expected = Config::default();
+        expected.annotate.max_site_pages = 7;
+        assert_eq!(one, expected);
+    }
 
     #[test]
     fn fingerprint_follows_result_affecting_settings() {

@@ -28,7 +28,7 @@ pub enum Scheme {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
-    serde(rename_all = "kebab-case", deny_unknown_fields)
+    serde(default, rename_all = "kebab-case", deny_unknown_fields)
 )]
 pub struct MinhashConfig {
     /// Number of permutations, i.e. values in a signature. By default, 128 (as datasketch).
