@@ -29,8 +29,10 @@
 
 pub mod atomic;
 mod item_index;
+mod sort;
 
 pub use item_index::{ItemIndex, ItemSlots};
+pub use sort::{Sorted, SortedIter, SpillSorter};
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};

@@ -23,4 +23,4 @@ mod warc;
 
 pub use merge::{MergeError, merge_sorted_lines};
 pub use text::{CrossMember, RunCounts, SourceCoordinates, TextRecord, page_language};
-pub use warc::{cdxj_line, conversion_record, record_id, warcinfo_record};
+pub use warc::{Warcinfo, cdxj_line, conversion_record, record_id, warcinfo_record};

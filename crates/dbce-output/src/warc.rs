@@ -2,6 +2,7 @@
 //! `conversion` record per page, and the CDXJ line that indexes it.
 
 use dbce_warc::{CdxLine, Headers, NewRecord, RecordLocator, RecordType};
+use sha1::{Digest as _, Sha1};
 
 use crate::text::TextRecord;
 
@@ -14,38 +15,79 @@ pub fn record_id(name: &str) -> String {
 
 /// The `warcinfo` record that heads the output WARC `filename`, whose conversion records are
 /// those of `pages`, each given by its source record's id and capture date (ISO 8601), and
-/// whose run had the configuration fingerprint `fingerprint`. Its id is the UUID of
-/// `dbce-warcinfo`, the file name and the source ids of its records; its date the latest
+/// whose run had the configuration fingerprint `fingerprint`: see [`Warcinfo`].
+pub fn warcinfo_record(filename: &str, fingerprint: &str, pages: &[(&str, &str)]) -> NewRecord {
+    let mut warcinfo = Warcinfo::new(filename, fingerprint);
+    for &(record_id, date) in pages {
+        warcinfo.add(record_id, date);
+    }
+    warcinfo.record()
+}
+
+/// The `warcinfo` record of an output WARC, built from its pages one at a time (in the order
+/// of their conversion records), so a part of any size needs no list of them. Its id is the
+/// UUID of `dbce-warcinfo`, the file name and the source ids of its records (as
+/// [`record_id`] of that name; the SHA-1 is taken as the name streams by); its date the latest
 /// capture among them, so reruns write the same bytes. The dbce version it names is the
 /// workspace's (every crate has it).
-pub fn warcinfo_record(filename: &str, fingerprint: &str, pages: &[(&str, &str)]) -> NewRecord {
-    let mut name = format!("dbce-warcinfo {filename}");
-    for (record_id, _) in pages {
-        name.push(' ');
-        name.push_str(record_id);
+pub struct Warcinfo {
+    filename: String,
+    fingerprint: String,
+    /// The SHA-1 of the URL namespace and the name so far.
+    name: Sha1,
+    /// The latest capture date so far.
+    date: String,
+}
+
+impl Warcinfo {
+    /// The record of `filename`, for a run with configuration fingerprint `fingerprint`, before
+    /// any page.
+    pub fn new(filename: &str, fingerprint: &str) -> Self {
+        let mut name = Sha1::new();
+        name.update(uuid::Uuid::NAMESPACE_URL.as_bytes());
+        name.update(format!("dbce-warcinfo {filename}").as_bytes());
+        Self {
+            filename: filename.to_owned(),
+            fingerprint: fingerprint.to_owned(),
+            name,
+            date: String::new(),
+        }
     }
-    let date = pages
-        .iter()
-        .map(|&(_, date)| date)
-        .max()
-        .unwrap_or_default();
-    let mut fields = Headers::new();
-    fields.push("WARC-Record-ID", record_id(&name));
-    fields.push("WARC-Date", date);
-    fields.push("WARC-Filename", filename);
-    fields.push("Content-Type", "application/warc-fields");
-    let block = format!(
-        "software: dbce/{}\r\n\
-         format: WARC File Format 1.1\r\n\
-         conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n\
-         description: main content of archived HTML pages, one conversion record per page, by Diff-Based Content Extraction\r\n\
-         dbce-config-fingerprint: {fingerprint}\r\n",
-        env!("CARGO_PKG_VERSION")
-    );
-    NewRecord {
-        record_type: RecordType::Warcinfo,
-        fields,
-        block: block.into_bytes(),
+
+    /// Adds the page whose source record is `record_id`, captured at `date`.
+    pub fn add(&mut self, record_id: &str, date: &str) {
+        self.name.update(b" ");
+        self.name.update(record_id.as_bytes());
+        if date > self.date.as_str() {
+            date.clone_into(&mut self.date);
+        }
+    }
+
+    /// The record.
+    pub fn record(self) -> NewRecord {
+        let digest: [u8; 20] = self.name.finalize().into();
+        let mut bytes = [0; 16];
+        bytes.copy_from_slice(&digest[..16]);
+        let uuid = uuid::Builder::from_sha1_bytes(bytes).into_uuid();
+        let mut fields = Headers::new();
+        fields.push("WARC-Record-ID", format!("<urn:uuid:{uuid}>"));
+        fields.push("WARC-Date", self.date);
+        fields.push("WARC-Filename", self.filename);
+        fields.push("Content-Type", "application/warc-fields");
+        let block = format!(
+            "software: dbce/{}\r\n\
+             format: WARC File Format 1.1\r\n\
+             conformsTo: http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n\
+             description: main content of archived HTML pages, one conversion record per page, by Diff-Based Content Extraction\r\n\
+             dbce-config-fingerprint: {}\r\n",
+            env!("CARGO_PKG_VERSION"),
+            self.fingerprint
+        );
+        NewRecord {
+            record_type: RecordType::Warcinfo,
+            fields,
+            block: block.into_bytes(),
+        }
     }
 }
 
@@ -106,6 +148,11 @@ mod tests {
         assert_eq!(info.fields.get("WARC-Date"), Some("2024-03-01T00:00:00Z"));
         let block = String::from_utf8(info.block.clone()).unwrap();
         assert!(block.contains("dbce-config-fingerprint: f1\r\n"), "{block}");
+        // Hashed as the pages stream by, the id is the UUID of the whole name.
+        assert_eq!(
+            info.fields.get("WARC-Record-ID"),
+            Some(record_id("dbce-warcinfo part-00000.warc.gz <urn:a> <urn:b>").as_str())
+        );
         let other = warcinfo_record("part-00000.warc.gz", "f1", &pages[..1]);
         assert_ne!(
             info.fields.get("WARC-Record-ID"),

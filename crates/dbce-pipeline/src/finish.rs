@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use dbce_output::{TextRecord, cdxj_line, conversion_record, warcinfo_record};
+use dbce_output::{TextRecord, Warcinfo, cdxj_line, conversion_record};
 use dbce_warc::WarcWriter;
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -30,7 +30,7 @@ use crate::shard::{PartitionStart, start_partition};
 use crate::work::{self, WorkDir, write_atomically};
 use crate::{Config, SkipReason, StageError, StageReport};
 use dbce_artifact::atomic::AtomicFile;
-use dbce_artifact::{ArtifactItems, ArtifactReader};
+use dbce_artifact::{ArtifactItems, ArtifactKind, ArtifactReader, Sorted, SortedIter, SpillSorter};
 use dbce_extract::AnnotatedPage;
 use dbce_page::{PageId, PageRef};
 
@@ -49,12 +49,40 @@ pub fn run_finish(
     partition: u32,
     out: &Path,
 ) -> Result<StageReport, StageError> {
+    finish_with(work, config, partition, out, SortLimits::DEFAULT)
+}
+
+/// How many items the stage's sorts hold before they spill runs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SortLimits {
+    /// Page heads (about 150 bytes each).
+    pub(crate) heads: usize,
+    /// CDXJ lines (about 300 bytes each).
+    pub(crate) lines: usize,
+}
+
+impl SortLimits {
+    /// About 40 MiB of each.
+    pub(crate) const DEFAULT: Self = Self {
+        heads: 1 << 18,
+        lines: 1 << 17,
+    };
+}
+
+/// [`run_finish`] with the sorts' limits `limits`.
+fn finish_with(
+    work: &WorkDir,
+    config: &Config,
+    partition: u32,
+    out: &Path,
+    limits: SortLimits,
+) -> Result<StageReport, StageError> {
     let annotated = match start_partition(work, config, STAGE, &[], annotate::STAGE, partition)? {
         PartitionStart::Done(report) => return Ok(report),
         PartitionStart::Run(manifest) => manifest,
     };
     let mut report = StageReport::new(STAGE, partition);
-    let mut pages = AnnotatedPages::open(work, partition)?;
+    let pages = AnnotatedPages::open(work, STAGE, partition, limits.heads)?;
     if pages.is_empty() {
         // No empty part files: a partition without pages writes none.
         work.finish_shard(&report)?;
@@ -68,27 +96,32 @@ pub fn run_finish(
         move |source| StageError::Output { path, source }
     };
     let create = |path: PathBuf| AtomicFile::create(&path, 1 << 16);
-    // Text and WARC are written as the pages stream by, so memory holds one page at a time; of
-    // the CDXJ only the lines are held, to be sorted at the end.
+    // Text and WARC are written as the pages stream by, so memory holds one page at a time;
+    // the CDXJ lines are sorted with at most `limits.lines` held, the rest spilled as
+    // sorted runs (`finish/spill/PART/cdxj-RUN.bin`).
     let mut text = GzEncoder::new(
         create(out.join("text").join(format!("{part}.jsonl.gz")))?,
         Compression::new(6),
     );
     let mut warc = WarcWriter::new(create(out.join("warc").join(&warc_name))?);
-    let mut cdxj = Vec::with_capacity(pages.heads().len());
-    let sources: Vec<(&str, &str)> = pages
-        .heads()
-        .iter()
-        .map(|h| (h.record_id.as_str(), h.date.as_str()))
-        .collect();
-    let warcinfo = warcinfo_record(&warc_name, &config.fingerprint()?, &sources);
+    let spill = work.clone();
+    let mut cdxj = SpillSorter::new(CDXJ_LINES, limits.lines, move |run| {
+        spill.spill(STAGE, partition, "cdxj", run)
+    });
+    // The warcinfo record heads the part: a first pass over the pages' heads names it.
+    let mut warcinfo = Warcinfo::new(&warc_name, &config.fingerprint()?);
+    for head in pages.heads()? {
+        let head = head?;
+        warcinfo.add(&head.record_id, &head.date);
+    }
+    let warcinfo = warcinfo.record();
     let warcinfo_id = warcinfo
         .fields
         .get("WARC-Record-ID")
         .unwrap_or_default()
         .to_owned();
     warc.write_record(&warcinfo).map_err(output_error("warc"))?;
-    for page in &mut pages {
+    for page in pages.pages()? {
         let page = page?;
         let file = files
             .get(page.page.source.file.0 as usize)
@@ -102,7 +135,7 @@ pub fn run_finish(
         let locator = warc
             .write_record(&conversion_record(&record, &warcinfo_id))
             .map_err(output_error("warc"))?;
-        cdxj.push(cdxj_line(&record, locator, &warc_name));
+        cdxj.push(cdxj_line(&record, locator, &warc_name))?;
         if let Some(html) = &page.annotated_html {
             let path = out
                 .join("html")
@@ -116,18 +149,31 @@ pub fn run_finish(
     warc.finish().map_err(output_error("warc"))?.finish(false)?;
     // Sorted (lines bytewise, as `merge` compares them), so the last step merges the parts
     // without sorting them.
-    cdxj.sort_unstable();
-    let mut cdxj = cdxj.join("\n");
-    cdxj.push('\n');
     let mut file = create(out.join("warc").join(format!("{part}.cdxj")))?;
-    file.write_all(cdxj.as_bytes())?;
+    let sorted = cdxj.sorted()?;
+    for line in sorted.iter()? {
+        file.write_all(line?.as_bytes())?;
+        file.write_all(b"\n")?;
+    }
     file.finish(false)?;
     work.finish_shard(&report)?;
     Ok(report)
 }
 
-/// What the `warcinfo` record of a part needs to know of each page, before any is written.
-#[derive(Debug, Clone)]
+/// Spilled CDXJ lines: `finish/spill/PART/cdxj-RUN.bin`.
+const CDXJ_LINES: ArtifactKind = ArtifactKind {
+    tag: *b"CDXJ",
+    version: 1,
+};
+/// Spilled page heads: `STAGE/spill/PART/heads-RUN.bin`.
+const PAGE_HEADS: ArtifactKind = ArtifactKind {
+    tag: *b"HEAD",
+    version: 1,
+};
+
+/// What the `warcinfo` record of a part needs to know of each page, before any is written, and
+/// where the page is; ordered by page id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 struct PageHead {
     page: PageId,
     /// Where the page's item starts in the annotated file.
@@ -137,24 +183,36 @@ struct PageHead {
 }
 
 /// A partition's annotated pages one at a time, by page id: one checking pass over the file
-/// notes where each page is (and its `PageHead`), then each is read at its offset. `annotate`
-/// writes pages site by site; reading them in id order this way keeps one page in memory
-/// instead of the partition's.
+/// notes where each page is (its `PageHead`; sorted by page id with bounded memory, spilled
+/// runs beyond a limit), then each is read at its offset. `annotate` writes pages
+/// site by site; reading them in id order this way keeps one page in memory instead of the
+/// partition's.
 pub struct AnnotatedPages {
-    items: ArtifactItems<AnnotatedPage>,
-    heads: Vec<PageHead>,
-    next: usize,
+    path: PathBuf,
+    heads: Sorted<PageHead>,
+    empty: bool,
 }
 
 impl AnnotatedPages {
-    /// Opens `partition`'s annotated pages and notes where each one is.
+    /// Opens `partition`'s annotated pages and notes where each one is, holding at most
+    /// `limit` heads while it sorts them (`SortLimits::DEFAULT`'s for the stages); `stage`
+    /// (the stage reading them) owns the spill folder the sort may need.
     ///
     /// # Errors
-    /// Fails when the partition's file cannot be read or is damaged.
-    pub fn open(work: &WorkDir, partition: u32) -> Result<Self, StageError> {
+    /// Fails when the partition's file cannot be read or is damaged, or a spilled run cannot
+    /// be written.
+    pub fn open(
+        work: &WorkDir,
+        stage: &'static str,
+        partition: u32,
+        limit: usize,
+    ) -> Result<Self, StageError> {
         let path = work.annotated_pages(partition);
         let mut reader = ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?;
-        let mut heads = Vec::new();
+        let spill = work.clone();
+        let mut heads = SpillSorter::new(PAGE_HEADS, limit, move |run| {
+            spill.spill(stage, partition, "heads", run)
+        });
         // An annotated page starts with its `PageRef`.
         while let Some((offset, page)) = reader.next_head::<PageRef>()? {
             heads.push(PageHead {
@@ -162,33 +220,38 @@ impl AnnotatedPages {
                 offset,
                 record_id: page.record_id,
                 date: page.captured.iso8601(),
-            });
+            })?;
         }
-        heads.sort_by_key(|h| h.page);
+        let empty = heads.is_empty();
         Ok(Self {
-            items: ArtifactItems::open(&path)?,
-            heads,
-            next: 0,
+            path,
+            heads: heads.sorted()?,
+            empty,
         })
     }
 
     /// Whether the partition has no annotated page.
     pub fn is_empty(&self) -> bool {
-        self.heads.is_empty()
+        self.empty
     }
 
-    fn heads(&self) -> &[PageHead] {
-        &self.heads
+    /// The pages' heads, by page id.
+    fn heads(&self) -> Result<SortedIter<'_, PageHead>, StageError> {
+        Ok(self.heads.iter()?)
     }
-}
 
-impl Iterator for AnnotatedPages {
-    type Item = Result<AnnotatedPage, StageError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let head = self.heads.get(self.next)?;
-        self.next += 1;
-        Some(self.items.read_at(head.offset).map_err(StageError::from))
+    /// The pages, by page id, read one at a time.
+    ///
+    /// # Errors
+    /// Fails when the file or a spilled run cannot be opened.
+    pub fn pages(
+        &self,
+    ) -> Result<impl Iterator<Item = Result<AnnotatedPage, StageError>> + '_, StageError> {
+        let mut items = ArtifactItems::<AnnotatedPage>::open(&self.path)?;
+        Ok(self.heads()?.map(move |head| {
+            let head = head?;
+            Ok(items.read_at(head.offset)?)
+        }))
     }
 }
 
@@ -251,4 +314,64 @@ pub fn report_stage_name(stage: &str) -> String {
         .position(|s| *s == stage)
         .map_or(STAGE_ORDER.len(), |i| i + 1);
     format!("{order}-{stage}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file under `dir`, by its path below it.
+    fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut found = BTreeMap::new();
+        let mut stack = vec![dir.to_owned()];
+        while let Some(at) = stack.pop() {
+            for entry in std::fs::read_dir(&at).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let bytes = std::fs::read(&path).unwrap();
+                    found.insert(path.strip_prefix(dir).unwrap().to_owned(), bytes);
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn spilled_sorts_write_the_same_part_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("synth.warc.gz");
+        let synth = dbce_synth::Config {
+            seed: 5,
+            sites: 2,
+            pages: 30,
+            ..dbce_synth::Config::default()
+        };
+        let file = std::fs::File::create(&archive).unwrap();
+        dbce_synth::generate(&synth, file, std::io::sink()).unwrap();
+        let mut config = Config::default();
+        config.lsh.partitions = 1;
+        let work = WorkDir::new(dir.path().join("work"));
+        let whole = dir.path().join("whole");
+        crate::run_local(&work, &config, &[archive], &whole, 1, &|_, _, _| {}).unwrap();
+        // The stage again, from its start, with sorts that spill after a few items.
+        std::fs::remove_dir_all(work.root().join(STAGE)).unwrap();
+        let spilled = dir.path().join("spilled");
+        let tiny = SortLimits { heads: 3, lines: 2 };
+        let report = finish_with(&work, &config, 0, &spilled, tiny).unwrap();
+        assert!(
+            report.emitted > 6,
+            "{} pages: nothing spilled",
+            report.emitted
+        );
+        let written = files(&spilled);
+        let expected: BTreeMap<PathBuf, Vec<u8>> = files(&whole)
+            .into_iter()
+            .filter(|(path, _)| written.contains_key(path))
+            .collect();
+        assert_eq!(written.keys().count(), 3, "{:?}", written.keys());
+        assert!(written == expected, "spilling changed the part files");
+        assert!(!work.path(STAGE, "spill").join("00000").exists());
+    }
 }

@@ -1,17 +1,13 @@
 //! Stage `group`, the merge step of stage 1: per partition, the band rows of every `read` shard
 //! become LSH buckets of pages with similar templates.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-use std::path::PathBuf;
-
 use serde::{Deserialize, Serialize};
 
 use crate::bands::{BAND_ROWS, BandRow, BucketKey};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, SkipReason, StageError, StageReport, read};
-use dbce_artifact::{ArtifactKind, ArtifactReader, ArtifactWriter};
+use dbce_artifact::{ArtifactKind, ArtifactReader, ArtifactWriter, SpillSorter};
 use dbce_page::PageId;
 
 /// The stage's name and directory.
@@ -52,7 +48,12 @@ pub fn run_group(
         PartitionStart::Done(report) => return Ok(report),
         PartitionStart::Run(manifest) => manifest,
     };
-    let mut sorter = RowSorter::new(work, partition, ROWS_IN_MEMORY);
+    // At most `ROWS_IN_MEMORY` rows are held; the rest are spilled as sorted runs
+    // (`group/spill/PART/rows-RUN.bin`) and merged as they are read back.
+    let spill = work.clone();
+    let mut sorter = SpillSorter::new(BAND_ROWS, ROWS_IN_MEMORY, move |run| {
+        spill.spill(STAGE, partition, "rows", run)
+    });
     for rank in 0..read.shards {
         let path = work.read_band_rows(partition, rank);
         for row in ArtifactReader::<BandRow>::open(&path, BAND_ROWS)? {
@@ -61,9 +62,9 @@ pub fn run_group(
     }
     let mut report = StageReport::new(STAGE, partition);
     let mut out = ArtifactWriter::create(&buckets_path(work, partition), BUCKETS)?;
-    group_sorted(sorter.sorted()?, &mut report, |bucket| {
-        Ok(out.push(&bucket)?)
-    })?;
+    let sorted = sorter.sorted()?;
+    let rows = sorted.iter()?.map(|row| row.map_err(StageError::from));
+    group_sorted(rows, &mut report, |bucket| Ok(out.push(&bucket)?))?;
     out.finish()?;
     work.finish_shard(&report)?;
     Ok(report)
@@ -152,123 +153,6 @@ fn close_bucket(
     }
 }
 
-/// Sorts a partition's band rows with bounded memory: at most `limit` rows are held; when more
-/// come, each full batch is sorted and spilled as a run (`group/spill/PART/RUN.bin`), and the
-/// runs are merged as they are read back.
-struct RowSorter<'a> {
-    work: &'a WorkDir,
-    partition: u32,
-    limit: usize,
-    rows: Vec<BandRow>,
-    spilled: Vec<PathBuf>,
-}
-
-impl<'a> RowSorter<'a> {
-    fn new(work: &'a WorkDir, partition: u32, limit: usize) -> Self {
-        Self {
-            work,
-            partition,
-            limit: limit.max(1),
-            rows: Vec::new(),
-            spilled: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, row: BandRow) -> Result<(), StageError> {
-        self.rows.push(row);
-        if self.rows.len() >= self.limit {
-            self.spill()?;
-        }
-        Ok(())
-    }
-
-    fn spill(&mut self) -> Result<(), StageError> {
-        self.rows.sort_unstable();
-        let path = self.work.group_spill(self.partition, self.spilled.len());
-        let mut out = ArtifactWriter::create(&path, BAND_ROWS)?;
-        for row in self.rows.drain(..) {
-            out.push(&row)?;
-        }
-        out.finish()?;
-        self.spilled.push(path);
-        Ok(())
-    }
-
-    /// Every row pushed, in order.
-    fn sorted(mut self) -> Result<SortedRows, StageError> {
-        if self.spilled.is_empty() {
-            self.rows.sort_unstable();
-            return Ok(SortedRows::InMemory(
-                std::mem::take(&mut self.rows).into_iter(),
-            ));
-        }
-        if !self.rows.is_empty() {
-            self.spill()?;
-        }
-        let mut runs = Vec::with_capacity(self.spilled.len());
-        let mut heads = BinaryHeap::new();
-        for (run, path) in self.spilled.iter().enumerate() {
-            let mut reader = ArtifactReader::<BandRow>::open(path, BAND_ROWS)?;
-            if let Some(row) = reader.next() {
-                heads.push(Reverse((row?, run)));
-            }
-            runs.push(reader);
-        }
-        Ok(SortedRows::Merged {
-            runs,
-            heads,
-            files: self.spilled,
-        })
-    }
-}
-
-/// A partition's band rows in order: sorted in memory, or merged from spilled runs (whose files
-/// are removed when the rows have been read, or dropped).
-enum SortedRows {
-    InMemory(std::vec::IntoIter<BandRow>),
-    Merged {
-        runs: Vec<ArtifactReader<BandRow>>,
-        /// The next row of each run that has one, with the run's index.
-        heads: BinaryHeap<Reverse<(BandRow, usize)>>,
-        files: Vec<PathBuf>,
-    },
-}
-
-impl Iterator for SortedRows {
-    type Item = Result<BandRow, StageError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Self::InMemory(rows) => rows.next().map(Ok),
-            Self::Merged { runs, heads, .. } => {
-                let Reverse((row, run)) = heads.pop()?;
-                match runs[run].next() {
-                    Some(Ok(next)) => heads.push(Reverse((next, run))),
-                    Some(Err(error)) => return Some(Err(error.into())),
-                    None => {}
-                }
-                Some(Ok(row))
-            }
-        }
-    }
-}
-
-impl Drop for SortedRows {
-    fn drop(&mut self) {
-        if let Self::Merged { files, .. } = self {
-            // The runs are scratch: a file left behind by a failed removal is rewritten by the
-            // partition's rerun and never read as output.
-            for file in files.iter() {
-                let _ = std::fs::remove_file(file);
-            }
-            if let Some(dir) = files.first().and_then(|f| f.parent()) {
-                // Only once empty: another task's partition has a folder of its own.
-                let _ = std::fs::remove_dir(dir);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,14 +170,21 @@ mod tests {
         out
     }
 
-    /// `rows` through a [`RowSorter`] holding at most `limit` rows, and the spill files it left.
+    /// `rows` through the stage's sorter holding at most `limit` rows, and the spill files
+    /// (and folder) it left.
     fn sorted_with_limit(rows: &[BandRow], limit: usize) -> (Vec<BandRow>, usize) {
         let dir = tempfile::tempdir().unwrap();
         let work = WorkDir::new(dir.path());
-        let mut sorter = RowSorter::new(&work, 3, limit);
+        let spill = work.clone();
+        let mut sorter = SpillSorter::new(BAND_ROWS, limit, move |run| {
+            spill.spill(STAGE, 3, "rows", run)
+        });
         rows.iter().for_each(|&row| sorter.push(row).unwrap());
-        let sorted: Vec<BandRow> = sorter.sorted().unwrap().map(Result::unwrap).collect();
-        let spill = work.group_spill(3, 0);
+        let sorted: Vec<BandRow> = {
+            let sorted = sorter.sorted().unwrap();
+            sorted.iter().unwrap().map(Result::unwrap).collect()
+        };
+        let spill = work.spill(STAGE, 3, "rows", 0);
         let left = std::fs::read_dir(spill.parent().unwrap()).map_or(0, |d| d.count() + 1);
         (sorted, left)
     }

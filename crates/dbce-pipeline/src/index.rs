@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::annotate;
-use crate::finish::{self, AnnotatedPages};
+use crate::finish::{self, AnnotatedPages, SortLimits};
 use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, StageError, StageReport};
@@ -55,12 +55,12 @@ pub fn run_index(
         })?;
     }
     let mut report = StageReport::new(STAGE, partition);
-    let pages = AnnotatedPages::open(work, partition)?;
+    let pages = AnnotatedPages::open(work, STAGE, partition, SortLimits::DEFAULT.heads)?;
     if !pages.is_empty() {
         // The pages stream into the index writer one at a time; a page that cannot be read
         // stops the stream and fails the shard (its index is rebuilt on the rerun).
         let mut failure = None;
-        let documents = pages.map_while(|page| match page {
+        let documents = pages.pages()?.map_while(|page| match page {
             Ok(page) => Some(index_document(page, &files)),
             Err(error) => {
                 failure = Some(error);

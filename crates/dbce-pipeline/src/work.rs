@@ -170,10 +170,11 @@ impl WorkDir {
         self.path(READ, format!("skips/{rank:05}.jsonl"))
     }
 
-    /// `group/spill/PART/RUN.bin`: a sorted run of `partition`'s band rows, while stage `group`
-    /// sorts more rows than it holds in memory; removed when the partition is grouped.
-    pub fn group_spill(&self, partition: u32, run: usize) -> PathBuf {
-        self.path(GROUP, format!("spill/{partition:05}/{run:05}.bin"))
+    /// `STAGE/spill/PART/WHAT-RUN.bin`: a sorted run of `what` (`group`'s band `rows`, the
+    /// `heads` of `finish`'s and `index`'s pages, `finish`'s `cdxj` lines) while stage `stage`
+    /// sorts more of `partition`'s items than it holds in memory; removed once read.
+    pub fn spill(&self, stage: &str, partition: u32, what: &str, run: usize) -> PathBuf {
+        self.path(stage, format!("spill/{partition:05}/{what}-{run:05}.bin"))
     }
 
     /// `group/buckets/PART.bin`: the LSH buckets of `partition`.
