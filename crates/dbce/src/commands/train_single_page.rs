@@ -207,6 +207,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         print_importances(&model);
     }
     let mut nested_report = None;
+    let mut held_out_types = None;
     if args.cross_validate || args.nested {
         let folds = fold_of(&pages, args.folds);
         let outer = site_folds(&pages, &folds, args.folds, &training)?;
@@ -225,6 +226,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             )?;
             columns.extend(nested.columns);
             nested_report = Some(nested.report);
+            held_out_types = Some(nested.types);
         }
         probabilities.push(("site folds", outer));
     }
@@ -243,7 +245,13 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &args.pages_out {
-        write_pages(path, &names, &pages, &probabilities)?;
+        write_pages(
+            path,
+            &names,
+            &pages,
+            &probabilities,
+            held_out_types.as_deref(),
+        )?;
     }
     let scores: Vec<Vec<Option<f64>>> = columns.iter().map(|(_, v)| page_f1(&pages, v)).collect();
     print_tables(&names, &pages, &columns, &scores);
@@ -641,13 +649,16 @@ fn write_scores(
     std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Writes one JSON line per page: dataset, id, site group, labelled and guessed page type,
-/// truth, and per block its text, label, Readability's verdict and each model's probability.
+/// Writes one JSON line per page: dataset, id, site group, labelled and guessed page type
+/// (by the built-in model and, with `--nested`, `held_out_type`/`held_out_confidence` by the
+/// model of the page's fold), truth, and per block its text, label, Readability's verdict and
+/// each model's probability.
 fn write_pages(
     path: &Path,
     names: &[String],
     pages: &[Page],
     probabilities: &[(&str, Vec<Option<Vec<f32>>>)],
+    held_out_types: Option<&[Option<PageTypeGuess>]>,
 ) -> anyhow::Result<()> {
     let mut out = String::new();
     for (i, page) in pages.iter().enumerate() {
@@ -655,10 +666,13 @@ fn write_pages(
             .iter()
             .filter_map(|(name, p)| Some(((*name).to_owned(), p[i].clone()?.into())))
             .collect();
+        let held_out = held_out_types.and_then(|t| t[i]);
         let line = serde_json::json!({
             "dataset": names[page.dataset],
             "id": page.id,
             "group": page.group,
+            "held_out_type": held_out.map(|g| g.page_type.name()),
+            "held_out_confidence": held_out.map(|g| g.confidence),
             "page_type": page.page_type,
             "guessed_type": page.guess.page_type.name(),
             "guessed_confidence": page.guess.confidence,

@@ -97,11 +97,20 @@ fn train_single_page_needs_a_dataset() {
 
 #[test]
 fn train_single_page_chooses_the_route_inside_the_folds() {
-    let stdout = train_on_mini(&["--nested".as_ref(), "--folds".as_ref(), "2".as_ref()]);
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages.jsonl");
+    let stdout = train_on_mini(&[
+        "--nested".as_ref(),
+        "--folds".as_ref(),
+        "2".as_ref(),
+        "--pages-out".as_ref(),
+        pages.as_os_str(),
+    ]);
     for column in [
         "held-out types: default ≥",
         "nested: one threshold for other types",
         "nested: a threshold per type",
+        "nested, unsure articles as other types: one threshold",
         "blocks site folds ≥0.5",
     ] {
         assert!(stdout.contains(column), "{column}: {stdout}");
@@ -111,4 +120,17 @@ fn train_single_page_chooses_the_route_inside_the_folds() {
         "{stdout}"
     );
     assert!(stdout.contains("labelled pages right"), "{stdout}");
+    // Every page carries the type its fold's page-type model gives it (null where the other
+    // fold labels no type to train on).
+    let lines = std::fs::read_to_string(&pages).unwrap();
+    let types: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["held_out_type"].clone())
+        .collect();
+    assert_eq!(types.len(), 3);
+    assert!(
+        types.iter().all(|t| t.is_null() || t.is_string()),
+        "{lines}"
+    );
+    assert!(types.iter().any(serde_json::Value::is_string), "{lines}");
 }

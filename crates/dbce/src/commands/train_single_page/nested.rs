@@ -36,6 +36,10 @@ const OTHERS: [f32; 8] = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
 /// words of the blocks kept of Readability's (an embedded gallery or a block of related
 /// stories outweighing the article); the last, infinite, is no cap.
 const CAPS: [f32; 4] = [0.5, 1.0, 2.0, f32::INFINITY];
+/// Gates tried on the page-type model's confidence: a page typed `article` less sure than
+/// this takes the other types' route (a listing or service page taken for an article keeps
+/// its items); the first, 0, sends every page typed `article` to the article route.
+const GATES: [f32; 6] = [0.0, 0.4, 0.5, 0.6, 0.7, 0.8];
 
 /// The forests of the page-type model, as `dbce train-page-type` trains the built-in one.
 fn page_type_params() -> ForestParams {
@@ -137,17 +141,20 @@ fn block_words(page: &Page) -> Vec<usize> {
 #[derive(Debug, Clone, PartialEq)]
 struct Route {
     articles: ArticleRoute,
-    /// The threshold of every other type, in [`PageType::ALL`] order.
+    /// The threshold of every other type, in [`PageType::ALL`] order; `article`'s is the one
+    /// of pages typed `article` below the `gate`.
     others: [f32; PageType::ALL.len()],
+    /// Pages typed `article` with a confidence below this take `others[article]`.
+    gate: f32,
 }
 
 impl Route {
-    fn verdicts(&self, page: &Page, probabilities: &[f32], guess: PageType) -> Vec<bool> {
-        if guess == PageType::Article {
+    fn verdicts(&self, page: &Page, probabilities: &[f32], guess: PageTypeGuess) -> Vec<bool> {
+        if guess.page_type == PageType::Article && guess.confidence >= self.gate {
             self.articles
                 .verdicts(probabilities, &page.readability, &block_words(page))
         } else {
-            let settings = LearnedBlocks::uniform(self.others[guess.index()]);
+            let settings = LearnedBlocks::uniform(self.others[guess.page_type.index()]);
             uniform_verdicts(&settings, probabilities, &page.readability)
         }
     }
@@ -160,6 +167,9 @@ pub(super) struct Nested {
     pub columns: Vec<(String, Vec<Option<Vec<bool>>>)>,
     /// The thresholds chosen in each fold and the held-out page-type accuracy, in Markdown.
     pub report: String,
+    /// Each page's type by the page-type model of its outer fold (`None` where none could
+    /// be trained).
+    pub types: Vec<Option<PageTypeGuess>>,
 }
 
 /// Runs the nested validation over `folds` folds (`fold_of` each page's); `outer` are the
@@ -220,33 +230,29 @@ pub(super) fn validate(
             cap: f32::INFINITY,
         },
         others: [LearnedBlocks::default().threshold; PageType::ALL.len()],
+        gate: 0.0,
     };
     let (mut one, mut per_type, mut capped) = (Vec::new(), Vec::new(), Vec::new());
-    let mut constrained = Vec::new();
+    let (mut constrained, mut gated, mut gated_per_type) = (Vec::new(), Vec::new(), Vec::new());
     let mut report = String::from(
-        "| fold | anchor | outside | with a cap: anchor / outside / cap | older sets kept: anchor / outside | others | forum | product | collection | listing | documentation | service |\n\
-         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "| fold | anchor | outside | with a cap: anchor / outside / cap | older sets kept: anchor / outside | others | forum | product | collection | listing | documentation | service | gate |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for f in 0..folds {
         let choice = RouteScores::of(pages, &inner[f as usize]).choose();
         report.push_str(&choice.report_line(&f.to_string()));
         let others = [choice.others; PageType::ALL.len()];
-        one.push(Route {
-            articles: choice.articles,
+        let route = |articles, others, gate| Route {
+            articles,
             others,
-        });
-        per_type.push(Route {
-            articles: choice.articles,
-            others: choice.by_type,
-        });
-        capped.push(Route {
-            articles: choice.capped,
-            others,
-        });
-        constrained.push(Route {
-            articles: choice.constrained,
-            others,
-        });
+            gate,
+        };
+        one.push(route(choice.articles, others, 0.0));
+        per_type.push(route(choice.articles, choice.by_type, 0.0));
+        capped.push(route(choice.capped, others, 0.0));
+        constrained.push(route(choice.constrained, others, 0.0));
+        gated.push(route(choice.articles, others, choice.gate));
+        gated_per_type.push(route(choice.articles, choice.by_type, choice.gate_by_type));
     }
     // The same choice over every page's held-out predictions: the route to ship with a model
     // trained on every page.
@@ -283,8 +289,20 @@ pub(super) fn validate(
             "nested, articles: best labelled F1, no older set below Readability".to_owned(),
             apply(pages, fold_of, &constrained, &outer),
         ),
+        (
+            "nested, unsure articles as other types: one threshold".to_owned(),
+            apply(pages, fold_of, &gated, &outer),
+        ),
+        (
+            "nested, unsure articles as other types: a threshold per type".to_owned(),
+            apply(pages, fold_of, &gated_per_type, &outer),
+        ),
     ];
-    Ok(Nested { columns, report })
+    Ok(Nested {
+        columns,
+        report,
+        types: outer.types,
+    })
 }
 
 /// The page-type model trained on the pages at `train` that have a type: labelled in their
@@ -349,7 +367,7 @@ fn apply(
         .map(|(i, page)| {
             let p = predictions.probabilities[i].as_ref()?;
             let guess = predictions.types[i]?;
-            Some(routes[fold_of[i] as usize].verdicts(page, p, guess.page_type))
+            Some(routes[fold_of[i] as usize].verdicts(page, p, guess))
         })
         .collect()
 }
@@ -360,8 +378,21 @@ struct RouteScores {
     articles: Vec<(f64, Vec<f64>)>,
     /// The same pages' [`ArticleContext`].
     article_context: Vec<ArticleContext>,
+    /// The same pages' confidence of the type and F1 for each of [`OTHERS`]: what they score
+    /// when the [`GATES`] send them to the other types' route.
+    article_gate: Vec<(f32, Vec<f64>)>,
     /// Pages of other types: type, weight and F1 for each of [`OTHERS`].
     others: Vec<(PageType, f64, Vec<f64>)>,
+}
+
+/// One page's scores in a selection context: its type guess, its weight, its F1 at each of
+/// [`OTHERS`] and, when typed `article`, at each [`ArticleRoute::candidate`] with its
+/// [`ArticleContext`].
+struct Scored {
+    guess: PageTypeGuess,
+    weight: f64,
+    as_other: Vec<f64>,
+    article: Option<(Vec<f64>, ArticleContext)>,
 }
 
 /// A page's dataset, whether the dataset has labelled page types (wcxb-dev, the modern web;
@@ -383,6 +414,10 @@ struct Choice {
     others: f32,
     /// The best threshold of each other type.
     by_type: [f32; PageType::ALL.len()],
+    /// The best of [`GATES`] with `articles` and `others`.
+    gate: f32,
+    /// The best of [`GATES`] with `articles` and `by_type`.
+    gate_by_type: f32,
 }
 
 impl Choice {
@@ -403,6 +438,7 @@ impl Choice {
         for t in &PageType::LEARNED[1..] {
             let _ = write!(line, " {} |", self.by_type[t.index()]);
         }
+        let _ = write!(line, " {} / {} |", self.gate, self.gate_by_type);
         line.push('\n');
         line
     }
@@ -420,7 +456,7 @@ impl RouteScores {
         for &i in &covered {
             *per_dataset.entry(pages[i].dataset).or_default() += 1;
         }
-        let scored: Vec<(PageType, f64, Vec<f64>, ArticleContext)> = covered
+        let scored: Vec<Scored> = covered
             .par_iter()
             .map_init(RougeScorer::new, |scorer, &i| {
                 let page = &pages[i];
@@ -429,39 +465,58 @@ impl RouteScores {
                     unreachable!("covered pages have predictions")
                 };
                 let weight = 1.0 / per_dataset[&page.dataset] as f64;
-                let verdicts: Vec<Vec<bool>> = if guess.page_type == PageType::Article {
-                    let words = block_words(page);
-                    (0..ANCHORS.len() * OUTSIDE.len() * CAPS.len())
-                        .map(|c| ArticleRoute::candidate(c).verdicts(p, &page.readability, &words))
-                        .collect()
-                } else {
-                    OTHERS
-                        .iter()
-                        .map(|&t| {
-                            uniform_verdicts(&LearnedBlocks::uniform(t), p, &page.readability)
-                        })
-                        .collect()
-                };
                 let mut cache: HashMap<Vec<bool>, f64> = HashMap::new();
-                let f1 = verdicts
-                    .into_iter()
-                    .map(|v| *cache.entry(v).or_insert_with_key(|v| page.score(scorer, v)))
+                let mut f1 =
+                    |v: Vec<bool>| *cache.entry(v).or_insert_with_key(|v| page.score(scorer, v));
+                let as_other: Vec<f64> = OTHERS
+                    .iter()
+                    .map(|&t| {
+                        f1(uniform_verdicts(
+                            &LearnedBlocks::uniform(t),
+                            p,
+                            &page.readability,
+                        ))
+                    })
                     .collect();
-                let readability = *cache
-                    .entry(page.readability.clone())
-                    .or_insert_with_key(|v| page.score(scorer, v));
-                let context = (page.dataset, page.labelled_type, readability);
-                (guess.page_type, weight, f1, context)
+                let article = (guess.page_type == PageType::Article).then(|| {
+                    let words = block_words(page);
+                    let f1s = (0..ANCHORS.len() * OUTSIDE.len() * CAPS.len())
+                        .map(|c| {
+                            f1(ArticleRoute::candidate(c).verdicts(p, &page.readability, &words))
+                        })
+                        .collect();
+                    let readability = f1(page.readability.clone());
+                    (f1s, (page.dataset, page.labelled_type, readability))
+                });
+                Scored {
+                    guess,
+                    weight,
+                    as_other,
+                    article,
+                }
             })
             .collect();
-        let (articles, others): (Vec<_>, Vec<_>) = scored
-            .into_iter()
-            .partition(|(t, _, _, _)| *t == PageType::Article);
-        Self {
-            article_context: articles.iter().map(|(_, _, _, c)| *c).collect(),
-            articles: articles.into_iter().map(|(_, w, f, _)| (w, f)).collect(),
-            others: others.into_iter().map(|(t, w, f, _)| (t, w, f)).collect(),
+        let mut scores = Self {
+            articles: Vec::new(),
+            article_context: Vec::new(),
+            article_gate: Vec::new(),
+            others: Vec::new(),
+        };
+        for page in scored {
+            match page.article {
+                Some((f1, context)) => {
+                    scores.articles.push((page.weight, f1));
+                    scores.article_context.push(context);
+                    scores
+                        .article_gate
+                        .push((page.guess.confidence, page.as_other));
+                }
+                None => scores
+                    .others
+                    .push((page.guess.page_type, page.weight, page.as_other)),
+            }
         }
+        scores
     }
 
     /// The best candidates (ties to the earlier). Without pages to choose on, article
@@ -495,12 +550,46 @@ impl RouteScores {
             }
         }
         Choice {
+            gate: self.gate(articles, others),
+            gate_by_type: self.gate(articles, by_type[PageType::Article.index()]),
             articles,
             capped,
             constrained,
             others,
             by_type,
         }
+    }
+
+    /// Of [`GATES`], the one under which the pages typed `article` score best when those less
+    /// sure than it take threshold `other` and the others the article route `articles` (0,
+    /// no gate, without article pages or when the route is not a candidate).
+    fn gate(&self, articles: ArticleRoute, other: f32) -> f32 {
+        let all = ANCHORS.len() * OUTSIDE.len() * CAPS.len();
+        let (Some(a), Some(o)) = (
+            (0..all).find(|&c| ArticleRoute::candidate(c) == articles),
+            OTHERS.iter().position(|&t| t == other),
+        ) else {
+            return GATES[0];
+        };
+        let f1: Vec<Vec<f64>> = self
+            .articles
+            .iter()
+            .zip(&self.article_gate)
+            .map(|((_, article), (confidence, as_other))| {
+                GATES
+                    .iter()
+                    .map(|&g| {
+                        if *confidence < g {
+                            as_other[o]
+                        } else {
+                            article[a]
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let gates: Vec<usize> = (0..GATES.len()).collect();
+        best(&gates, self.articles.iter().map(|(w, _)| *w).zip(&f1)).map_or(GATES[0], |i| GATES[i])
     }
 
     /// Of the `candidates`, the one with the highest mean F1 on the article pages of datasets
@@ -615,6 +704,7 @@ mod tests {
         let choice = RouteScores {
             articles: vec![(1.0, article)],
             article_context: vec![(0, true, 0.5)],
+            article_gate: vec![(0.9, vec![0.0; OTHERS.len()])],
             others: vec![
                 (PageType::Forum, 1.0, high(0)),
                 (PageType::Forum, 1.0, high(0)),
@@ -642,11 +732,81 @@ mod tests {
         let choice = RouteScores {
             articles: Vec::new(),
             article_context: Vec::new(),
+            article_gate: Vec::new(),
             others: Vec::new(),
         }
         .choose();
         assert_eq!(choice.articles.blocks, LearnedBlocks::ARTICLES);
         assert_eq!(choice.others, LearnedBlocks::default().threshold);
+        assert_eq!(choice.gate, GATES[0]);
+    }
+
+    #[test]
+    fn unsure_articles_go_to_the_other_route_when_that_scores_better() {
+        let n = ANCHORS.len() * OUTSIDE.len() * CAPS.len();
+        let route = ArticleRoute::candidate(0);
+        let other = OTHERS[3];
+        let page = |article: f64, as_other: f64| {
+            let mut f1 = vec![0.0; OTHERS.len()];
+            f1[3] = as_other;
+            let mut a = vec![0.0; n];
+            a[0] = article;
+            (a, f1)
+        };
+        // A sure article scores best on the article route, two unsure pages (listings taken
+        // for articles) on the other one: the gate falls between their confidences.
+        let pages = [
+            (0.9, page(0.9, 0.5)),
+            (0.45, page(0.2, 0.8)),
+            (0.35, page(0.3, 0.6)),
+        ];
+        let scores = RouteScores {
+            articles: pages.iter().map(|(_, (a, _))| (1.0, a.clone())).collect(),
+            article_context: vec![(0, true, 0.5); 3],
+            article_gate: pages.iter().map(|(c, (_, o))| (*c, o.clone())).collect(),
+            others: Vec::new(),
+        };
+        assert_eq!(scores.gate(route, other), 0.5);
+        // When the other route is worse for them too, no gate.
+        let scores = RouteScores {
+            article_gate: pages
+                .iter()
+                .map(|(c, _)| (*c, vec![0.0; OTHERS.len()]))
+                .collect(),
+            ..scores
+        };
+        assert_eq!(scores.gate(route, other), GATES[0]);
+        let gated = Route {
+            articles: route,
+            others: [other; PageType::ALL.len()],
+            gate: 0.5,
+        };
+        let sure = PageTypeGuess {
+            page_type: PageType::Article,
+            confidence: 0.8,
+        };
+        let unsure = PageTypeGuess {
+            confidence: 0.45,
+            ..sure
+        };
+        let p = Page {
+            dataset: 0,
+            id: "p".into(),
+            group: "g".into(),
+            page_type: "listing".into(),
+            labelled_type: true,
+            truth: String::new(),
+            texts: vec!["an item".into(), "a menu".into()],
+            rows: Vec::new(),
+            labels: vec![true, false],
+            readability: vec![false, true],
+            guess: sure,
+            type_row: Vec::new(),
+            error_rule: None,
+        };
+        // Candidate 0 keeps Readability's blocks at 0.3 and the others at 0.4.
+        assert_eq!(gated.verdicts(&p, &[0.32, 0.1], sure), [false, false]);
+        assert_eq!(gated.verdicts(&p, &[0.32, 0.1], unsure), [true, false]);
     }
 
     #[test]
@@ -699,6 +859,7 @@ mod tests {
                 (1.0, page(&[(0, 0.8), (1, 0.95), (2, 0.9)])),
             ],
             article_context: vec![(0, true, 0.5), (1, false, 0.9)],
+            article_gate: vec![(1.0, vec![0.0; OTHERS.len()]); 2],
             others: Vec::new(),
         };
         assert_eq!(scores.constrained(&candidates), Some(1));
