@@ -18,23 +18,15 @@ other types' route. Scores come from the reference scorer ../shared/eval/score.p
 environment variable to override its path), which needs numpy.
 """
 import argparse
-import importlib.util
 import json
-import os
+import sys
 from collections import defaultdict
 from pathlib import Path
 
-HERE = Path(__file__).resolve()
-DEFAULT_SCORER = HERE.parents[3].parent / 'shared' / 'eval' / 'score.py'
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from score import load_scorer  # noqa: E402  (the sibling script, SCORER as it reads it)
+
 COLUMNS = ['held-out type', 'labelled type', 'labels']
-
-
-def load_scorer():
-    path = os.environ.get('SCORER', str(DEFAULT_SCORER))
-    spec = importlib.util.spec_from_file_location('score', path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def route(page, page_type, args):
