@@ -50,11 +50,6 @@ impl<T: Ord + Serialize + DeserializeOwned> SpillSorter<T> {
         Ok(())
     }
 
-    /// Whether no item has been pushed.
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty() && self.runs.is_empty()
-    }
-
     fn spill(&mut self) -> Result<(), ArtifactError> {
         self.items.sort_unstable();
         let path = (self.run_path)(self.runs.len());
@@ -102,6 +97,14 @@ pub enum Sorted<T> {
 }
 
 impl<T: Ord + Clone + DeserializeOwned> Sorted<T> {
+    /// Whether there is no item (runs are only spilled when full, so never empty).
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Self::InMemory(items) => items.is_empty(),
+            Self::Runs { files, .. } => files.is_empty(),
+        }
+    }
+
     /// The items in order, from the start; may be called again for another pass.
     ///
     /// # Errors
@@ -197,6 +200,7 @@ mod tests {
                 sorter.push(*item).unwrap();
             }
             let sorted = sorter.sorted().unwrap();
+            prop_assert_eq!(sorted.is_empty(), items.is_empty());
             let mut expected = items.clone();
             expected.sort_unstable();
             for _ in 0..2 {

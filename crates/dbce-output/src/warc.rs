@@ -13,19 +13,9 @@ pub fn record_id(name: &str) -> String {
     format!("<urn:uuid:{uuid}>")
 }
 
-/// The `warcinfo` record that heads the output WARC `filename`, whose conversion records are
-/// those of `pages`, each given by its source record's id and capture date (ISO 8601), and
-/// whose run had the configuration fingerprint `fingerprint`: see [`Warcinfo`].
-pub fn warcinfo_record(filename: &str, fingerprint: &str, pages: &[(&str, &str)]) -> NewRecord {
-    let mut warcinfo = Warcinfo::new(filename, fingerprint);
-    for &(record_id, date) in pages {
-        warcinfo.add(record_id, date);
-    }
-    warcinfo.record()
-}
-
-/// The `warcinfo` record of an output WARC, built from its pages one at a time (in the order
-/// of their conversion records), so a part of any size needs no list of them. Its id is the
+/// The `warcinfo` record that heads an output WARC, built from its pages one at a time (in
+/// the order of their conversion records, each given by its source record's id and capture
+/// date, ISO 8601), so a part of any size needs no list of them. Its id is the
 /// UUID of `dbce-warcinfo`, the file name and the source ids of its records (as
 /// [`record_id`] of that name; the SHA-1 is taken as the name streams by); its date the latest
 /// capture among them, so reruns write the same bytes. The dbce version it names is the
@@ -144,7 +134,12 @@ mod tests {
             ("<urn:a>", "2024-01-02T00:00:00Z"),
             ("<urn:b>", "2024-03-01T00:00:00Z"),
         ];
-        let info = warcinfo_record("part-00000.warc.gz", "f1", &pages);
+        let warcinfo = |pages: &[(&str, &str)]| {
+            let mut warcinfo = Warcinfo::new("part-00000.warc.gz", "f1");
+            pages.iter().for_each(|(id, date)| warcinfo.add(id, date));
+            warcinfo.record()
+        };
+        let info = warcinfo(&pages);
         assert_eq!(info.fields.get("WARC-Date"), Some("2024-03-01T00:00:00Z"));
         let block = String::from_utf8(info.block.clone()).unwrap();
         assert!(block.contains("dbce-config-fingerprint: f1\r\n"), "{block}");
@@ -153,7 +148,7 @@ mod tests {
             info.fields.get("WARC-Record-ID"),
             Some(record_id("dbce-warcinfo part-00000.warc.gz <urn:a> <urn:b>").as_str())
         );
-        let other = warcinfo_record("part-00000.warc.gz", "f1", &pages[..1]);
+        let other = warcinfo(&pages[..1]);
         assert_ne!(
             info.fields.get("WARC-Record-ID"),
             other.fields.get("WARC-Record-ID")

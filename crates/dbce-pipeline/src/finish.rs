@@ -190,7 +190,6 @@ struct PageHead {
 pub struct AnnotatedPages {
     path: PathBuf,
     heads: Sorted<PageHead>,
-    empty: bool,
 }
 
 impl AnnotatedPages {
@@ -222,17 +221,15 @@ impl AnnotatedPages {
                 date: page.captured.iso8601(),
             })?;
         }
-        let empty = heads.is_empty();
         Ok(Self {
             path,
             heads: heads.sorted()?,
-            empty,
         })
     }
 
     /// Whether the partition has no annotated page.
     pub fn is_empty(&self) -> bool {
-        self.empty
+        self.heads.is_empty()
     }
 
     /// The pages' heads, by page id.
