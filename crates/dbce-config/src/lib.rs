@@ -57,7 +57,8 @@ pub struct AnnotateConfig {
     /// site or partition size: a partition's sites go through in batches of at most this many
     /// pages, and a site with more is split into parts of consecutive URLs (captures of one
     /// URL stay together), each annotated as a site of its own, so its pages take partners only
-    /// from their part (counted in the report as `site-split` and `site-split:partners-cut`).
+    /// from their part (counted in the report as `site-split`, `site-split:partners-cut` and
+    /// `site-split:alone`).
     /// By default, 50,000 (about 200 MB of the stage's memory, `docs/SCALE.md`).
     pub max_site_pages: u64,
     /// The single-page classifier of pages without a cross, and of `invalid` runs where no

@@ -142,6 +142,11 @@ pub fn run_annotate(
                             report.warn(SITE_SPLIT);
                             if buckets.cut.contains(&page.page.page) {
                                 report.warn(SITE_SPLIT_PARTNERS_CUT);
+                                let alone = position(&pages, page.page.page)
+                                    .is_some_and(|i| crosses[i].is_none());
+                                if alone {
+                                    report.warn(SITE_SPLIT_ALONE);
+                                }
                             }
                         }
                         report.emit();
@@ -163,6 +168,11 @@ pub const SITE_SPLIT: &str = "site-split";
 /// Warning on such a page that shares an LSH bucket with a page of another part, which it
 /// could not take as a partner.
 pub const SITE_SPLIT_PARTNERS_CUT: &str = "site-split:partners-cut";
+/// Warning on such a page that found no partner of another URL in its own part, so it took
+/// the route of a page that stands alone although a page of another part shared a bucket
+/// with it (whether that page would have passed `annotate.min-partner-similarity` is not
+/// known: it is not loaded).
+pub const SITE_SPLIT_ALONE: &str = "site-split:alone";
 
 /// Where each page's words from stage `read` lie in its word files.
 type WordStore = ItemSlots<read::PageWords>;

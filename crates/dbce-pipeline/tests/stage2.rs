@@ -341,6 +341,26 @@ fn annotate_passes_are_bounded_and_sites_under_the_bound_are_unchanged() {
     assert_eq!(annotate.warnings["site-split"], in_split_sites);
     let cut = annotate.warnings["site-split:partners-cut"];
     assert!(cut > 0 && cut <= in_split_sites, "{cut}");
+    // Pages left without a partner of another URL (no `up` or `down` member): those the split
+    // left alone are counted, and at least the ones that had a partner in one pass.
+    let alone = annotate.warnings["site-split:alone"];
+    let alone_in = |max_site_pages: u32| -> BTreeMap<String, bool> {
+        records(&dir.path().join(format!("out-{max_site_pages}")))
+            .into_iter()
+            .map(|(id, record)| {
+                let partners = roles(&record).iter().any(|r| *r == "up" || *r == "down");
+                (id, !partners)
+            })
+            .collect()
+    };
+    let (before, after) = (alone_in(1_000), alone_in(2));
+    let newly_alone = after.iter().filter(|(id, a)| **a && !before[*id]).count() as u64;
+    let alone_after = after.values().filter(|a| **a).count() as u64;
+    assert!(newly_alone > 0, "the split took no page's partners");
+    assert!(
+        newly_alone <= alone && alone <= cut.min(alone_after),
+        "{newly_alone} <= {alone} <= min({cut}, {alone_after})"
+    );
     assert_eq!(report.stages["4-finish"].output, PAGES.len() as u64);
     assert_ne!(split, one_pass);
 }
