@@ -31,7 +31,7 @@ pub mod atomic;
 mod item_index;
 mod sort;
 
-pub use item_index::{ItemIndex, ItemSlots};
+pub use item_index::{BatchedItems, ItemBatches, ItemSlots};
 pub use sort::{Sorted, SortedIter, SpillSorter};
 
 use std::fs::File;

@@ -28,7 +28,7 @@ use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
 use dbce_artifact::{ArtifactError, ArtifactKind, ArtifactReader, ArtifactWriter};
-use dbce_artifact::{ItemIndex, ItemSlots};
+use dbce_artifact::{BatchedItems, ItemSlots, Sorted, SpillSorter};
 use dbce_forest::RandomForest;
 use dbce_learn::judge::Judge;
 use dbce_learn::reclassify::{PageRuns, reclassify};
@@ -76,17 +76,33 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
-    let word_index = WordIndex::open(
+    // Where each page's words and DOM lie, sorted by its batch: neither the items nor their
+    // places are all held, whatever the partition's size.
+    let page_batches = page_batches(work, partition, &page_files, &batches)?;
+    let runs = |what: &'static str| {
+        let work = work.clone();
+        move |sort: &str, run| work.spill(STAGE, partition, &format!("{what}-{sort}"), run)
+    };
+    let word_places = WordPlaces::sort(
         (0..read.shards)
             .map(|rank| work.read_words(partition, rank))
             .collect(),
         read::WORDS,
+        page_batches.iter()?,
+        |&page: &PageId| page,
+        PLACES_IN_MEMORY,
+        runs("words"),
     )?;
-    let dom_index = DomStore::index(
+    let dom_places = DomStore::places(
         (0..read.shards)
             .map(|rank| work.read_doms(partition, rank))
             .collect(),
+        page_batches.iter()?,
+        PLACES_IN_MEMORY,
+        runs("doms"),
     )?;
+    drop(page_batches);
+    let (mut word_batches, mut dom_batches) = (word_places.batches()?, dom_places.batches()?);
     let fetcher = page_fetcher(read.inputs, config);
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
@@ -115,10 +131,10 @@ pub fn run_annotate(
             config.annotate.min_partner_similarity,
         );
         let page_types = page_types(&pages, &crosses, config.annotate.page_type_smoothing);
-        let words = ItemSlots::select(&word_index, pages.len(), |page: PageId| {
+        let words = word_batches.slots(batch as u64, pages.len(), |&page: &PageId| {
             position(&pages, page)
-        });
-        let doms = DomStore::select(&dom_index, &pages);
+        })?;
+        let doms = DomStore::select(&mut dom_batches, batch as u64, &pages)?;
         // Sites one at a time: only one site's words, and one chunk's DOMs, are held at once.
         for site in sites(&pages) {
             let step = SiteStep {
@@ -176,8 +192,41 @@ pub const SITE_SPLIT_ALONE: &str = "site-split:alone";
 
 /// Where each page's words from stage `read` lie in its word files.
 type WordStore = ItemSlots<read::PageWords>;
-/// Every item of a partition's word files (`PageWords` starts with the page's id).
-type WordIndex = ItemIndex<read::PageWords, PageId>;
+/// Where every item of a partition's word files lies (`PageWords` starts with the page's
+/// id), sorted by the batch of its page.
+type WordPlaces = BatchedItems<read::PageWords, PageId>;
+
+/// Places of words or DOMs a sort holds in memory before it spills a run (~32 bytes each).
+const PLACES_IN_MEMORY: usize = 1 << 18;
+
+/// The batch of every page of `partition` (its `page_files`), sorted by page id, spilled to
+/// disk beyond [`PLACES_IN_MEMORY`].
+fn page_batches(
+    work: &WorkDir,
+    partition: u32,
+    page_files: &[PathBuf],
+    batches: &Batches,
+) -> Result<Sorted<(PageId, u64)>, StageError> {
+    let spill = work.clone();
+    let mut sorter = SpillSorter::new(PAGE_BATCHES, PLACES_IN_MEMORY, move |run| {
+        spill.spill(STAGE, partition, "page-batches", run)
+    });
+    for path in page_files {
+        for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
+            let page = page?;
+            if let Some(batch) = batches.batch_of(&page) {
+                sorter.push((page.page, batch as u64))?;
+            }
+        }
+    }
+    Ok(sorter.sorted()?)
+}
+
+/// Runs of [`page_batches`]: page ids with their batches.
+const PAGE_BATCHES: ArtifactKind = ArtifactKind {
+    tag: *b"PBAT",
+    version: 1,
+};
 
 /// The batches of a partition whose pages are in `page_files` (one pass to count each site's
 /// pages; a second for the URLs of sites above the bound, if there are any).

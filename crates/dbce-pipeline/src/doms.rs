@@ -17,7 +17,7 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::fetch::FetchError;
-use dbce_artifact::{ItemIndex, ItemSlots};
+use dbce_artifact::{BatchedItems, ItemBatches, ItemSlots};
 use dbce_page::{FileId, PageId, PageRef, position};
 
 /// The kind and version of a DOM file.
@@ -26,8 +26,8 @@ pub const DOMS: ArtifactKind = ArtifactKind {
     version: 1,
 };
 
-/// Which capture a DOM is of: the leading fields of a [`PageDom`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Which capture a DOM is of: the leading fields of a [`PageDom`]; ordered by page first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Capture {
     /// The page.
     pub page: PageId,
@@ -111,28 +111,43 @@ impl<'de> Deserialize<'de> for PackedDom {
     }
 }
 
-/// Where each DOM lies in a partition's DOM files, by which capture it is of.
-pub(crate) type DomIndex = ItemIndex<PageDom, Capture>;
+/// Where each DOM lies in a partition's DOM files, sorted by the batch of its page.
+pub(crate) type DomPlaces = BatchedItems<PageDom, Capture>;
 
 /// Where each page's DOM lies in a partition's DOM files, by index into the pages of one pass.
 pub(crate) struct DomStore(ItemSlots<PageDom>);
 
 impl DomStore {
-    /// Checks the DOM files at `paths` (a partition's, one per read shard) and notes where
-    /// each DOM lies, for [`DomStore::select`].
+    /// Checks the DOM files at `paths` (a partition's, one per read shard) and sorts where
+    /// each DOM lies by the batch of its page (`batches`, by page id), for
+    /// [`DomStore::select`]; at most `limit` places in memory, the rest spilled to `runs`.
     ///
     /// # Errors
-    /// Fails when a file cannot be read, is of another kind, or is truncated or damaged.
-    pub(crate) fn index(paths: Vec<PathBuf>) -> Result<DomIndex, ArtifactError> {
-        ItemIndex::open(paths, DOMS)
+    /// Fails when a file cannot be read, is of another kind, or is truncated or damaged, or
+    /// a run cannot be written.
+    pub(crate) fn places(
+        paths: Vec<PathBuf>,
+        batches: impl IntoIterator<Item = Result<(PageId, u64), ArtifactError>>,
+        limit: usize,
+        runs: impl Fn(&str, usize) -> PathBuf + Clone + Send + 'static,
+    ) -> Result<DomPlaces, ArtifactError> {
+        BatchedItems::sort(paths, DOMS, batches, |c: &Capture| c.page, limit, runs)
     }
 
-    /// Where the DOM of each of `pages` (sorted by id, one capture each) is, among `index`'s.
-    pub(crate) fn select(index: &DomIndex, pages: &[PageRef]) -> Self {
-        Self(ItemSlots::select(index, pages.len(), |capture: Capture| {
+    /// Where the DOM of each of `pages` (batch `batch`'s, sorted by id, one capture each) is.
+    ///
+    /// # Errors
+    /// Fails when a spilled place cannot be read back.
+    pub(crate) fn select(
+        places: &mut ItemBatches<'_, PageDom, Capture>,
+        batch: u64,
+        pages: &[PageRef],
+    ) -> Result<Self, ArtifactError> {
+        let slots = places.slots(batch, pages.len(), |capture: &Capture| {
             let i = position(pages, capture.page)?;
-            (Capture::of(&pages[i]) == capture).then_some(i)
-        }))
+            (Capture::of(&pages[i]) == *capture).then_some(i)
+        })?;
+        Ok(Self(slots))
     }
 
     /// The DOMs of the pages at `indices` that have one.
