@@ -27,6 +27,7 @@ pub mod model;
 pub mod reclassify;
 pub mod settle;
 pub mod single;
+pub mod train;
 pub mod windows;
 
 pub use method::ClassifyMethod;
