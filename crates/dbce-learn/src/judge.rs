@@ -369,6 +369,44 @@ pub fn validate_judge(
     Ok(out)
 }
 
+/// The scores of [`validate_judge`] as a Markdown table: per group its pages, each fixed
+/// route, the judge held out (bold), in sample, and the oracle.
+pub fn scores_table(scores: &[JudgeScores]) -> String {
+    let mut table = String::from(
+        "| group | pages | cross | agree | single | judge, held out | judge, in-sample | oracle |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for s in scores {
+        table.push_str(&format!(
+            "| {} | {} | {:.3} | {:.3} | {:.3} | **{:.3}** | {:.3} | {:.3} |\n",
+            s.group, s.pages, s.fixed[0], s.fixed[1], s.fixed[2], s.held_out, s.in_sample, s.oracle
+        ));
+    }
+    table
+}
+
+/// Writes one JSON line per sample, for analysis: its group (`groups[i]` is sample `i`'s),
+/// its evidence by name and the F1 of each judged route.
+///
+/// # Errors
+/// When `out` fails.
+pub fn write_samples(
+    samples: &[JudgeSample],
+    groups: &[String],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    for (sample, group) in samples.iter().zip(groups) {
+        let evidence: serde_json::Map<String, serde_json::Value> = EVIDENCE_NAMES
+            .iter()
+            .zip(sample.evidence.0)
+            .map(|(name, v)| ((*name).to_owned(), serde_json::json!(v)))
+            .collect();
+        let line = serde_json::json!({"group": group, "evidence": evidence, "f1": sample.f1});
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,5 +483,51 @@ mod tests {
         let bytes = judge.encode().unwrap();
         assert_eq!(Judge::decode(&bytes).unwrap(), judge);
         assert!(Judge::decode(b"not a judge").is_err());
+    }
+
+    #[test]
+    fn the_scores_table_has_a_row_per_group_with_the_held_out_judge_in_bold() {
+        let scores = [JudgeScores {
+            group: "news".into(),
+            pages: 3,
+            fixed: [0.5, 0.25, 0.125],
+            held_out: 0.6,
+            in_sample: 0.7,
+            oracle: 0.9,
+        }];
+        let table = scores_table(&scores);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3, "{table}");
+        assert!(lines[0].starts_with("| group | pages | cross |"));
+        assert_eq!(
+            lines[2],
+            "| news | 3 | 0.500 | 0.250 | 0.125 | **0.600** | 0.700 | 0.900 |"
+        );
+    }
+
+    #[test]
+    fn samples_are_written_one_json_line_each_with_named_evidence() {
+        let mut evidence = [0.0; EVIDENCE_NAMES.len()];
+        evidence[3] = 0.5;
+        let sample = JudgeSample {
+            evidence: PageEvidence(evidence),
+            f1: [0.1, 0.2, 0.25],
+        };
+        let mut out = Vec::new();
+        write_samples(
+            &[sample.clone(), sample],
+            &["a".into(), "b".into()],
+            &mut out,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1]["group"], "b");
+        assert_eq!(lines[0]["evidence"][EVIDENCE_NAMES[3]], 0.5);
+        assert_eq!(lines[0]["f1"][2], 0.25);
     }
 }

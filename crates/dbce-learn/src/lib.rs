@@ -1,8 +1,9 @@
 //! What dbce learns per page, apart from the stages that run it: the shallow features and
 //! neighbourhood windows of a cross page's runs (thesis Table 2.1, §4.2), the thesis's
 //! reclassifiers of `invalid` runs (T003–T006) and the joint per-site forest, the run model
-//! trained on ground truth (`model`), the page-level judge of `evidence`, and the single-page
-//! route's verdicts on runs.
+//! trained on ground truth (`model`), the page-level judge of `evidence`, the single-page
+//! route's verdicts on runs, and the training of the learned models on datasets with ground
+//! truth (`train`).
 //!
 //! The principal items are:
 //! - [`ClassifyMethod`], how a cross page's runs are classified (`annotate.method`);
@@ -14,7 +15,11 @@
 //!   [`judge::Judge`], the page-level judge with its training ([`judge::fit_judge`]) and
 //!   leave-one-group-out validation ([`judge::validate_judge`]);
 //! - [`single::BlockVerdicts`], the single-page classifier's verdicts mapped onto runs, and
-//!   [`settle::settle`], the first route with text deciding a page's runs.
+//!   [`settle::settle`], the first route with text deciding a page's runs;
+//! - [`train`], what `dbce train-single-page`, `dbce train-page-type` and `dbce train` call:
+//!   [`train::label::label_runs`], [`train::single_page::TrainingSet`] (the block model with
+//!   its grouped, leave-dataset-out and nested validation),
+//!   [`train::page_type::train_page_types`], with [`train::TrainError`].
 //!
 //! The stages themselves (reading, grouping, writing) are `dbce-pipeline`'s; cross planning and
 //! the per-page composition of diff, classifiers and judge are `dbce-extract`'s.
@@ -27,6 +32,7 @@ pub mod model;
 pub mod reclassify;
 pub mod settle;
 pub mod single;
+pub mod train;
 pub mod windows;
 
 pub use method::ClassifyMethod;

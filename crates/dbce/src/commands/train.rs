@@ -5,13 +5,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use dbce_annotate::SequenceMatcher;
 use dbce_artifact::ArtifactReader;
 use dbce_eval::RougeScorer;
 use dbce_extract::AnnotatedPage;
-use dbce_forest::{ForestParams, RandomForest};
-use dbce_learn::judge::{EVIDENCE_NAMES, JudgeSample, PageEvidence, fit_judge, validate_judge};
+use dbce_learn::judge::{
+    JudgeSample, PageEvidence, fit_judge, scores_table, validate_judge, write_samples,
+};
 use dbce_learn::model;
+use dbce_learn::train::label::label_runs;
+use dbce_learn::train::runs::{fit_run_model, forest_params};
 use dbce_pipeline::ClassifyMethod;
 use dbce_pipeline::annotate::ANNOTATED;
 
@@ -140,27 +142,17 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         !labels.is_empty(),
         "no cross page with ground truth to learn from"
     );
-    let params = ForestParams {
-        trees: args.trees,
-        max_depth: args.depth,
-        min_samples_leaf: 5,
-        seed: config.annotate.seed,
-        ..ForestParams::default()
-    };
-    let forest = RandomForest::fit(&rows, model::WIDTH, &labels, &params)?;
-    let correct = labels
-        .iter()
-        .enumerate()
-        .filter(|&(i, &l)| forest.predict(&rows[i * model::WIDTH..(i + 1) * model::WIDTH]) == l)
-        .count();
-    std::fs::write(&args.out, model::encode(&forest)?)
+    let params = forest_params(args.trees, args.depth, config.annotate.seed);
+    let fitted = fit_run_model(&rows, &labels, &params)?;
+    let forest = &fitted.forest;
+    std::fs::write(&args.out, model::encode(forest)?)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(
         "dbce: model of {} trees, {} nodes, trained on {} runs ({:.3} training accuracy), written to {}",
         forest.n_trees(),
         forest.n_nodes(),
         labels.len(),
-        correct as f64 / labels.len() as f64,
+        fitted.training_accuracy,
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
@@ -178,38 +170,14 @@ fn train_judge(
         !samples.is_empty(),
         "no cross page with ground truth to learn from"
     );
-    let params = ForestParams {
-        trees: args.trees,
-        max_depth: args.depth,
-        min_samples_leaf: 5,
-        seed,
-        ..ForestParams::default()
-    };
+    let params = forest_params(args.trees, args.depth, seed);
     if let Some(path) = &args.samples {
-        let mut lines = String::new();
-        for (sample, group) in samples.iter().zip(groups) {
-            let evidence: serde_json::Map<String, serde_json::Value> = EVIDENCE_NAMES
-                .iter()
-                .zip(sample.evidence.0)
-                .map(|(name, v)| ((*name).to_owned(), serde_json::json!(v)))
-                .collect();
-            let line = serde_json::json!({"group": group, "evidence": evidence, "f1": sample.f1});
-            lines.push_str(&line.to_string());
-            lines.push('\n');
-        }
+        let mut lines = Vec::new();
+        write_samples(samples, groups, &mut lines)?;
         std::fs::write(path, lines).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let scores = validate_judge(samples, groups, &params)?;
-    println!(
-        "| group | pages | cross | agree | single | judge, held out | judge, in-sample | oracle |"
-    );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for s in &scores {
-        println!(
-            "| {} | {} | {:.3} | {:.3} | {:.3} | **{:.3}** | {:.3} | {:.3} |",
-            s.group, s.pages, s.fixed[0], s.fixed[1], s.fixed[2], s.held_out, s.in_sample, s.oracle
-        );
-    }
+    print!("{}", scores_table(&scores));
     let all: Vec<&JudgeSample> = samples.iter().collect();
     let judge = fit_judge(&all, &params)?;
     let bytes = judge.encode()?;
@@ -221,49 +189,4 @@ fn train_judge(
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Labels each run by the share of its words that the ground truth contains in order: the
-/// page's words and the truth's are aligned with `SequenceMatcher` (no autojunk).
-pub(crate) fn label_runs(texts: &[String], truth: &str, min_aligned: f64) -> Vec<bool> {
-    let mut words: Vec<&str> = Vec::new();
-    let mut owner: Vec<usize> = Vec::new();
-    for (run, text) in texts.iter().enumerate() {
-        for word in text.split_whitespace() {
-            words.push(word);
-            owner.push(run);
-        }
-    }
-    let truth: Vec<&str> = truth.split_whitespace().collect();
-    let mut aligned = vec![0usize; texts.len()];
-    for block in SequenceMatcher::new(&truth, &words, false).get_matching_blocks() {
-        for &run in &owner[block.b..block.b + block.size] {
-            aligned[run] += 1;
-        }
-    }
-    texts
-        .iter()
-        .zip(aligned)
-        .map(|(text, n)| {
-            let total = text.split_whitespace().count();
-            total > 0 && n as f64 >= min_aligned * total as f64
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn runs_are_content_when_most_of_their_words_align() {
-        let texts = [
-            "Home News Sport".to_owned(),
-            "The council met on Monday".to_owned(),
-            "Share this".to_owned(),
-            "and voted".to_owned(),
-        ];
-        let truth = "The council met on Monday and voted for the plan";
-        assert_eq!(label_runs(&texts, truth, 0.5), [false, true, false, true]);
-    }
 }

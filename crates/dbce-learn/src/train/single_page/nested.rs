@@ -1,4 +1,5 @@
-//! `dbce train-single-page --nested`: the route's thresholds chosen inside each training fold.
+//! The nested validation (`dbce train-single-page --nested`): the route's thresholds chosen
+//! inside each training fold.
 //!
 //! The single-page route has three thresholds: for pages typed `article`, the forest
 //! probability at which a block Readability keeps is content (the anchor) and the one at
@@ -13,17 +14,19 @@
 //! Page types are held out too: the route depends on the guess, and the built-in page-type
 //! model has seen every labelled page. Within a fold the page-type model is trained as
 //! `scripts/train-page-type` trains the built-in one (labelled pages, and the pages of the
-//! `--page-type-articles` datasets as articles), on the fold's training pages only.
+//! datasets of [`super::NestedValidation::page_type_articles`] as articles), on the fold's
+//! training pages only.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use dbce_classify::{LearnedBlocks, PageType, PageTypeGuess, PageTypeModel};
 use dbce_eval::RougeScorer;
-use dbce_forest::ForestParams;
 use rayon::prelude::*;
 
-use super::{Page, Training, fit};
+use super::super::TrainError;
+use super::super::page_type;
+use super::{Column, Page, Training, fit};
 
 /// Anchors tried for pages typed `article`: the threshold of the blocks Readability keeps.
 const ANCHORS: [f32; 7] = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
@@ -41,16 +44,12 @@ const CAPS: [f32; 4] = [0.5, 1.0, 2.0, f32::INFINITY];
 /// its items); the first, 0, sends every page typed `article` to the article route.
 const GATES: [f32; 6] = [0.0, 0.4, 0.5, 0.6, 0.7, 0.8];
 
-/// The forests of the page-type model, as `dbce train-page-type` trains the built-in one.
-fn page_type_params() -> ForestParams {
-    ForestParams {
-        trees: 48,
-        max_depth: 12,
-        min_samples_leaf: 2,
-        class_weight_balanced: true,
-        seed: dbce_pipeline::Config::default().annotate.seed,
-        ..ForestParams::default()
-    }
+/// How the page-type models of the folds are trained.
+pub(super) struct PageTypeTraining<'a> {
+    /// Per dataset, whether its pages are trained on as articles (labelled pages always are).
+    pub(super) articles: &'a [bool],
+    /// The forests' seed.
+    pub(super) seed: u64,
 }
 
 /// Forest probabilities and page-type guesses of some pages, by models that did not train on
@@ -164,30 +163,32 @@ impl Route {
 pub(super) struct Nested {
     /// Held-out verdicts: the fixed default route and the two nested routes, every page typed
     /// by a page-type model that did not train on it.
-    pub columns: Vec<(String, Vec<Option<Vec<bool>>>)>,
+    pub(super) columns: Vec<Column>,
     /// The thresholds chosen in each fold and the held-out page-type accuracy, in Markdown.
-    pub report: String,
+    pub(super) report: String,
     /// Each page's type by the page-type model of its outer fold (`None` where none could
     /// be trained).
-    pub types: Vec<Option<PageTypeGuess>>,
+    pub(super) types: Vec<Option<PageTypeGuess>>,
 }
 
 /// Runs the nested validation over `folds` folds (`fold_of` each page's); `outer` are the
-/// forest probabilities of each page by the model trained without its fold.
+/// forest probabilities of each page by the model trained without its fold. `progress` hears
+/// one line per pair of folds.
 pub(super) fn validate(
     pages: &[Page],
     fold_of: &[u64],
     folds: u64,
     training: &Training,
-    type_articles: &[bool],
+    types: &PageTypeTraining<'_>,
     outer: &[Option<Vec<f32>>],
-) -> anyhow::Result<Nested> {
+    progress: &dyn Fn(&str),
+) -> Result<Nested, TrainError> {
     let n = pages.len();
     let mut outer_types = vec![None; n];
     let mut inner: Vec<Predictions> = (0..folds).map(|_| Predictions::empty(n)).collect();
     for f in 0..folds {
         let train: Vec<usize> = (0..n).filter(|&i| fold_of[i] != f).collect();
-        if let Some(model) = fit_page_types(pages, &train, type_articles)? {
+        if let Some(model) = fit_page_types(pages, &train, types)? {
             for i in (0..n).filter(|&i| fold_of[i] == f) {
                 outer_types[i] = Some(guess(&model, &pages[i]));
             }
@@ -200,7 +201,7 @@ pub(super) fn validate(
                 continue;
             }
             let blocks = fit(pages, &train, training)?;
-            let Some(types) = fit_page_types(pages, &train, type_articles)? else {
+            let Some(type_model) = fit_page_types(pages, &train, types)? else {
                 continue;
             };
             let tested: Vec<usize> = (0..n)
@@ -215,9 +216,9 @@ pub(super) fn validate(
                 let context = if fold_of[i] == f { g } else { f };
                 let slot = &mut inner[context as usize];
                 slot.probabilities[i] = Some(p);
-                slot.types[i] = Some(guess(&types, &pages[i]));
+                slot.types[i] = Some(guess(&type_model, &pages[i]));
             }
-            eprintln!("dbce: nested: folds {f} and {g} held out together");
+            progress(&format!("nested: folds {f} and {g} held out together"));
         }
     }
     let outer = Predictions {
@@ -306,30 +307,34 @@ pub(super) fn validate(
 }
 
 /// The page-type model trained on the pages at `train` that have a type: labelled in their
-/// `meta.jsonl`, or articles of a dataset flagged in `type_articles`; `None` when there are
+/// `meta.jsonl`, or articles of a dataset flagged in `types.articles`; `None` when there are
 /// none.
 fn fit_page_types(
     pages: &[Page],
     train: &[usize],
-    type_articles: &[bool],
-) -> anyhow::Result<Option<PageTypeModel>> {
+    types: &PageTypeTraining<'_>,
+) -> Result<Option<PageTypeModel>, TrainError> {
     let mut rows = Vec::new();
     let mut labels = Vec::new();
     for &i in train {
         let page = &pages[i];
-        if page.labelled_type || type_articles.get(page.dataset).copied().unwrap_or(false) {
+        if page.labelled_type || types.articles.get(page.dataset).copied().unwrap_or(false) {
             rows.extend_from_slice(&page.type_row);
-            labels.push(page.page_type.parse::<PageType>()?);
+            let label =
+                page.page_type
+                    .parse::<PageType>()
+                    .map_err(|source| TrainError::PageType {
+                        page: page.id.clone(),
+                        source,
+                    })?;
+            labels.push(label);
         }
     }
     if labels.is_empty() {
         return Ok(None);
     }
-    Ok(Some(PageTypeModel::fit(
-        &rows,
-        &labels,
-        &page_type_params(),
-    )?))
+    let params = page_type::forest_params(page_type::TREES, page_type::DEPTH, types.seed);
+    Ok(Some(PageTypeModel::fit(&rows, &labels, &params)?))
 }
 
 /// The page's type as [`PageTypeModel::classify`] gives it with `model`: an error rule's

@@ -1,0 +1,186 @@
+//! `dbce train-single-page`: the learned block model of `annotate.single-page = "blocks"`,
+//! trained on dataset folders, and its held-out validation (`dbce_learn::train::single_page`).
+
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use dbce_classify::PageType;
+use dbce_forest::ForestParams;
+use dbce_learn::train::single_page::{
+    NestedValidation, Training, TrainingSet, Validation, ranked_importances,
+};
+
+/// Arguments of `dbce train-single-page`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Dataset folders laid out as `html/ID.html`, `gt/ID.txt`, `meta.jsonl` (with an optional
+    /// `page_type` per line).
+    #[arg(required = true)]
+    datasets: Vec<PathBuf>,
+    /// Where to write the model trained on every page.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also validate held out: `--folds` folds grouped by site over all pages.
+    #[arg(long)]
+    cross_validate: bool,
+    /// Also validate the route's thresholds nested: chosen for each fold of the grouped
+    /// cross-validation on the other folds, by models trained on neither, with page types
+    /// held out as well (implies `--cross-validate`).
+    #[arg(long)]
+    nested: bool,
+    /// Datasets (by name) whose pages the page-type models of `--nested` train on as
+    /// articles, as `scripts/train-page-type` trains the built-in one; pages with a
+    /// `page_type` in `meta.jsonl` are always trained on (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    page_type_articles: Vec<String>,
+    /// Also validate held out: each dataset left out in turn, with every page of its sites.
+    #[arg(long)]
+    leave_dataset_out: bool,
+    /// Folds of the grouped cross-validation.
+    #[arg(long, default_value_t = 5)]
+    folds: u64,
+    /// Trees in the forest. 32 trees of depth 16 with leaves of 16 draws score 0.008 higher
+    /// held out on wcxb-dev than 24 of depth 12 with leaves of 8, and as high or higher on
+    /// every older set; 48 trees score no higher (docs/single-page.md).
+    #[arg(long, default_value_t = 32)]
+    trees: u32,
+    /// Depth limit of each tree.
+    #[arg(long, default_value_t = 16)]
+    depth: u32,
+    /// Fewest bootstrap draws in a leaf.
+    #[arg(long, default_value_t = 16)]
+    min_leaf: u32,
+    /// Bootstrap draws per tree as a share of the blocks.
+    #[arg(long, default_value_t = 0.5)]
+    sample_fraction: f32,
+    /// A block is content when at least this share of its words align with the ground truth.
+    #[arg(long, default_value_t = 0.5)]
+    min_aligned: f64,
+    /// Lowest forest probabilities at which a block is content, in the validation
+    /// (comma-separated: one column each).
+    #[arg(long, value_delimiter = ',', default_value = "0.5")]
+    threshold: Vec<f32>,
+    /// Word counts at which a block is trained on once more (`8,30`: blocks of 8 words count
+    /// twice, of 30 thrice), so that the forest minds long blocks as ROUGE does.
+    #[arg(long, value_delimiter = ',')]
+    word_weight: Vec<usize>,
+    /// Times each dataset's blocks are trained on, in the order of the datasets (default 1
+    /// each): the older news sets are small beside wcxb-dev.
+    #[arg(long, value_delimiter = ',')]
+    dataset_weight: Vec<usize>,
+    /// Times the pages of a labelled page type are trained on, as `TYPE=TIMES`
+    /// (comma-separated; other types once), on top of `--dataset-weight`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_type_weight)]
+    type_weight: Vec<(PageType, usize)>,
+    /// Also score the pipeline's route by page type (the built-in page-type model's guess):
+    /// pages typed `article` by Readability and, for each of these thresholds U, by the
+    /// forest with Readability's blocks at 0.35 and the others at U; the other pages by the
+    /// forest at each `--threshold` (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    article_outside: Vec<f32>,
+    /// Write each page's F1 per column to this JSONL file.
+    #[arg(long, value_name = "FILE")]
+    scores: Option<PathBuf>,
+    /// Write each page to this JSONL file for analyses of routes: its truth, the type the
+    /// built-in page-type model gives it, and per block the text, label, Readability's verdict
+    /// and the forest's probabilities (in sample, and held out where validated).
+    #[arg(long, value_name = "FILE")]
+    pages_out: Option<PathBuf>,
+    /// Seed of the forest.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// A `TYPE=TIMES` of `--type-weight`.
+fn parse_type_weight(text: &str) -> Result<(PageType, usize), String> {
+    let (name, times) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: expected TYPE=TIMES"))?;
+    let page_type = name.parse::<PageType>().map_err(|e| e.to_string())?;
+    let times = times
+        .parse()
+        .map_err(|_| format!("{times:?}: expected a whole number of times"))?;
+    Ok((page_type, times))
+}
+
+impl Args {
+    /// How the models are trained.
+    fn training(&self) -> Training {
+        Training {
+            params: ForestParams {
+                trees: self.trees,
+                max_depth: self.depth,
+                min_samples_leaf: self.min_leaf,
+                sample_fraction: self.sample_fraction,
+                seed: self.seed,
+                ..ForestParams::default()
+            },
+            word_steps: self.word_weight.clone(),
+            dataset_weight: self.dataset_weight.clone(),
+            type_weight: self.type_weight.clone(),
+        }
+    }
+
+    /// What is validated.
+    fn validation(&self) -> Validation {
+        Validation {
+            cross_validate: self.cross_validate,
+            nested: self.nested.then(|| NestedValidation {
+                page_type_articles: self.page_type_articles.clone(),
+                page_type_seed: dbce_pipeline::Config::default().annotate.seed,
+            }),
+            leave_dataset_out: self.leave_dataset_out,
+            folds: self.folds,
+            thresholds: self.threshold.clone(),
+            article_outside: self.article_outside.clone(),
+        }
+    }
+}
+
+pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let progress = |line: &str| {
+        eprintln!("dbce: {line} ({:.1} s)", started.elapsed().as_secs_f64());
+    };
+    let set = TrainingSet::load(&args.datasets, args.min_aligned, &progress)?;
+    let training = args.training();
+    let model = set.fit(&training)?;
+    if let Some(out) = &args.out {
+        std::fs::write(out, model.encode()?)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!(
+            "dbce: model of {} trees, {} nodes written to {}",
+            model.forest().n_trees(),
+            model.forest().n_nodes(),
+            out.display()
+        );
+        for (name, importance) in ranked_importances(&model, 20) {
+            eprintln!("dbce:   {name:<24} {importance:.3}");
+        }
+    }
+    let evaluation = set.validate(&model, &training, &args.validation(), &progress)?;
+    if let Some(path) = &args.pages_out {
+        write_jsonl(path, |out| evaluation.write_pages(out))?;
+    }
+    evaluation.write_tables(&mut std::io::stdout().lock())?;
+    if let Some(path) = &args.scores {
+        write_jsonl(path, |out| evaluation.write_scores(out))?;
+    }
+    eprintln!("dbce: done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `path` with `write`.
+fn write_jsonl(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let context = || format!("cannot write {}", path.display());
+    let mut out = BufWriter::new(File::create(path).with_context(context)?);
+    write(&mut out).with_context(context)?;
+    out.flush().with_context(context)
+}
