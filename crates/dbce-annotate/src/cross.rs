@@ -6,7 +6,9 @@ use crate::{Bits, CrossRole};
 /// lowercased; the path without a trailing slash (`/` for the root); the query as written. The
 /// scheme, port, user info and fragment are left out, so `http://www.example.com/a/` and
 /// `https://example.com/a#top` are the same page, while `/a?id=1` and `/a?id=2` are not.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct UrlKey(String);
 
 impl UrlKey {

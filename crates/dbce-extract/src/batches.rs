@@ -29,26 +29,37 @@ pub struct Batches {
 enum SitePlace {
     /// All to one batch.
     Whole(usize),
-    /// A site above the bound: each page's part (by page id), and each part's batch.
+    /// A site above the bound: where each part after the first starts (the URL key and id of
+    /// its first page, in the order of [`PartCutter`]), and each part's batch.
     Split {
-        part_of: Vec<(PageId, usize)>,
+        starts: Vec<(UrlKey, PageId)>,
         batches: Vec<usize>,
     },
 }
 
 impl Batches {
     /// Plans the batches of a partition whose sites have `pages_per_site` pages (records read,
-    /// duplicates included), at most `max_pages` a batch. `split_site(site)` lists the URL key
-    /// and id of every page of a site above the bound; it is only called for those.
+    /// duplicates included), at most `max_pages` a batch. `large_pages()` lists the site, URL
+    /// key and id of every page of the sites above the bound, sorted (a page read twice is
+    /// listed twice); it is called twice, and only if there is such a site, so the pages of a
+    /// large site need not be held: only where each of its parts starts is.
     ///
     /// # Errors
-    /// What `split_site` returns.
-    pub fn plan<E>(
+    /// What `large_pages` returns.
+    pub fn plan<E, I>(
         pages_per_site: &BTreeMap<String, u64>,
         max_pages: u64,
-        mut split_site: impl FnMut(&str) -> Result<Vec<(UrlKey, PageId)>, E>,
-    ) -> Result<Self, E> {
+        large_pages: impl Fn() -> Result<I, E>,
+    ) -> Result<Self, E>
+    where
+        I: Iterator<Item = Result<(String, UrlKey, PageId), E>>,
+    {
         let max_pages = max_pages.max(1);
+        let splits = if pages_per_site.values().any(|&n| n > max_pages) {
+            split_sites(max_pages, &large_pages)?
+        } else {
+            BTreeMap::new()
+        };
         let (mut count, mut filled) = (0_usize, 0_u64);
         // The batch of a unit of `size` pages: the open one while it has room, else a new one.
         let mut place = |size: u64| {
@@ -61,12 +72,12 @@ impl Batches {
         };
         let mut sites = BTreeMap::new();
         for (site, &size) in pages_per_site {
-            let site_place = if size <= max_pages {
-                SitePlace::Whole(place(size))
-            } else {
-                let (part_of, sizes) = split(split_site(site)?, max_pages);
-                let batches = sizes.into_iter().map(&mut place).collect();
-                SitePlace::Split { part_of, batches }
+            let site_place = match splits.get(site) {
+                Some(parts) if size > max_pages => SitePlace::Split {
+                    starts: parts.starts.clone(),
+                    batches: parts.sizes.iter().map(|&n| place(n)).collect(),
+                },
+                _ => SitePlace::Whole(place(size)),
             };
             sites.insert(site.clone(), site_place);
         }
@@ -82,11 +93,11 @@ impl Batches {
     pub fn batch_of(&self, page: &PageRef) -> Option<usize> {
         match self.sites.get(&page.site.0)? {
             SitePlace::Whole(batch) => Some(*batch),
-            SitePlace::Split { part_of, batches } => {
-                let at = part_of
-                    .binary_search_by_key(&page.page, |&(id, _)| id)
-                    .ok()?;
-                batches.get(part_of[at].1).copied()
+            SitePlace::Split { starts, batches } => {
+                let key = (UrlKey::of(&page.url), page.page);
+                batches
+                    .get(starts.partition_point(|start| *start <= key))
+                    .copied()
             }
         }
     }
@@ -142,31 +153,85 @@ impl Batches {
     }
 }
 
-/// Splits a site's pages (URL key and id; a page read twice is listed twice) into parts of
-/// consecutive URL keys, as many as the bound needs and of about equal size. A part ends
-/// only between two URL keys, unless one URL alone has more captures than the bound. Returns
-/// each page's part, by page id, and the parts' sizes.
-fn split(mut pages: Vec<(UrlKey, PageId)>, max_pages: u64) -> (Vec<(PageId, usize)>, Vec<u64>) {
-    pages.sort_unstable();
-    pages.dedup_by(|a, b| a.1 == b.1);
-    let total = pages.len() as u64;
-    let parts = total.div_ceil(max_pages).max(1);
-    let target = total.div_ceil(parts);
-    let mut part_of = Vec::with_capacity(pages.len());
-    let mut sizes = vec![0_u64];
-    for (i, (url, id)) in pages.iter().enumerate() {
-        let size = *sizes.last().unwrap_or(&0);
-        let new_url = i > 0 && pages[i - 1].0 != *url;
-        if size >= max_pages || (size >= target && new_url) {
-            sizes.push(0);
+/// The parts of each site of `large_pages()` (see [`Batches::plan`]): one pass counts each
+/// site's pages, a second cuts them into parts.
+fn split_sites<E, I>(
+    max_pages: u64,
+    large_pages: &impl Fn() -> Result<I, E>,
+) -> Result<BTreeMap<String, PartCutter>, E>
+where
+    I: Iterator<Item = Result<(String, UrlKey, PageId), E>>,
+{
+    // Pages once each: a page read twice is listed twice, next to itself.
+    let distinct = |pages: I| {
+        let mut last: Option<(String, PageId)> = None;
+        pages.filter(move |page| match page {
+            Ok((site, _, id)) => {
+                let repeat = last.as_ref().is_some_and(|(s, i)| s == site && i == id);
+                last = Some((site.clone(), *id));
+                !repeat
+            }
+            Err(_) => true,
+        })
+    };
+    let mut totals: BTreeMap<String, u64> = BTreeMap::new();
+    for page in distinct(large_pages()?) {
+        *totals.entry(page?.0).or_default() += 1;
+    }
+    let mut cutters: BTreeMap<String, PartCutter> = BTreeMap::new();
+    for page in distinct(large_pages()?) {
+        let (site, url, id) = page?;
+        let total = totals.get(&site).copied().unwrap_or(1);
+        cutters
+            .entry(site)
+            .or_insert_with(|| PartCutter::new(total, max_pages))
+            .push(url, id);
+    }
+    Ok(cutters)
+}
+
+/// Cuts a site's pages, taken once each in (URL key, id) order, into parts of consecutive URL
+/// keys, as many as the bound needs and of about equal size. A part ends only between two URL
+/// keys, unless one URL alone has more captures than the bound.
+#[derive(Debug, Clone)]
+struct PartCutter {
+    max_pages: u64,
+    /// The size a part aims at: the site's pages over the fewest parts the bound allows.
+    target: u64,
+    /// The URL key of the last page taken.
+    last: Option<UrlKey>,
+    /// Where each part after the first starts.
+    starts: Vec<(UrlKey, PageId)>,
+    /// Each part's pages.
+    sizes: Vec<u64>,
+}
+
+impl PartCutter {
+    /// A cutter for a site of `total` pages, at most `max_pages` a part.
+    fn new(total: u64, max_pages: u64) -> Self {
+        let parts = total.div_ceil(max_pages).max(1);
+        Self {
+            max_pages,
+            target: total.div_ceil(parts),
+            last: None,
+            starts: Vec::new(),
+            sizes: vec![0],
         }
-        if let Some(last) = sizes.last_mut() {
+    }
+
+    /// Takes the next page.
+    fn push(&mut self, url: UrlKey, id: PageId) {
+        let size = *self.sizes.last().unwrap_or(&0);
+        let new_url = self.last.as_ref().is_some_and(|last| *last != url);
+        if size >= self.max_pages || (size >= self.target && new_url) {
+            self.sizes.push(0);
+            self.starts.push((url.clone(), id));
+        }
+        if let Some(last) = self.sizes.last_mut() {
             *last += 1;
         }
-        part_of.push((*id, sizes.len() - 1));
+        self.last = Some(url);
     }
-    part_of.sort_unstable();
-    (part_of, sizes)
 }
 
 #[cfg(test)]
@@ -180,18 +245,32 @@ mod tests {
         PageId(bytes)
     }
 
-    /// Whether `a` and `b`, pages of the split site `site`, are in the same part of it.
-    fn same_part(plan: &Batches, site: &str, a: PageId, b: PageId) -> bool {
-        let SitePlace::Split { part_of, .. } = &plan.sites[site] else {
+    /// Whether `a` and `b` (URL key and id), pages of the split site `site`, are in the same
+    /// part of it.
+    fn same_part(plan: &Batches, site: &str, a: &(UrlKey, PageId), b: &(UrlKey, PageId)) -> bool {
+        let SitePlace::Split { starts, .. } = &plan.sites[site] else {
             panic!("{site} is not split");
         };
-        let part = |id: PageId| {
-            let at = part_of
-                .binary_search_by_key(&id, |&(page, _)| page)
-                .unwrap();
-            part_of[at].1
-        };
+        let part = |key: &(UrlKey, PageId)| starts.partition_point(|start| start <= key);
         part(a) == part(b)
+    }
+
+    /// What `large_pages` lists in these tests.
+    type Listed = std::vec::IntoIter<Result<(String, UrlKey, PageId), ()>>;
+
+    /// No site above the bound: `large_pages` is never called.
+    fn no_large_pages() -> Result<Listed, ()> {
+        Err(())
+    }
+
+    /// `pages` of `site`, sorted, as `large_pages` lists them.
+    fn listed(site: &str, pages: &[(UrlKey, PageId)]) -> Listed {
+        let mut pages: Vec<_> = pages
+            .iter()
+            .map(|(url, id)| (site.to_owned(), url.clone(), *id))
+            .collect();
+        pages.sort();
+        pages.into_iter().map(Ok).collect::<Vec<_>>().into_iter()
     }
 
     fn sites(sizes: &[(&str, u64)]) -> BTreeMap<String, u64> {
@@ -200,9 +279,11 @@ mod tests {
 
     #[test]
     fn sites_under_the_bound_fill_batches_in_name_order() {
-        let plan = Batches::plan(&sites(&[("a", 3), ("b", 4), ("c", 2), ("d", 6)]), 7, |_| {
-            Err::<Vec<_>, ()>(())
-        })
+        let plan = Batches::plan(
+            &sites(&[("a", 3), ("b", 4), ("c", 2), ("d", 6)]),
+            7,
+            no_large_pages,
+        )
         .unwrap();
         assert_eq!(plan.count(), 3);
         let batch = |site: &str| match plan.sites[site] {
@@ -217,10 +298,7 @@ mod tests {
 
     #[test]
     fn one_batch_when_everything_fits() {
-        let plan = Batches::plan(&sites(&[("a", 3), ("b", 4)]), 1_000, |_| {
-            Err::<Vec<_>, ()>(())
-        })
-        .unwrap();
+        let plan = Batches::plan(&sites(&[("a", 3), ("b", 4)]), 1_000, no_large_pages).unwrap();
         assert_eq!(plan.count(), 1);
         assert!(!plan.is_split("a"));
     }
@@ -231,15 +309,19 @@ mod tests {
         let pages: Vec<(UrlKey, PageId)> = (0..10)
             .map(|n| (UrlKey::of(&format!("http://x.org/u{}", n / 2)), id(n)))
             .collect();
-        let plan = Batches::plan(&sites(&[("x.org", 10), ("y.org", 1)]), 4, |_| {
-            Ok::<_, ()>(pages.clone())
+        let plan = Batches::plan(&sites(&[("x.org", 10), ("y.org", 1)]), 4, || {
+            Ok::<_, ()>(listed("x.org", &pages))
         })
         .unwrap();
         assert!(plan.is_split("x.org"));
         for n in (0..10).step_by(2) {
-            assert!(same_part(&plan, "x.org", id(n), id(n + 1)), "u{}", n / 2);
+            assert!(
+                same_part(&plan, "x.org", &pages[n], &pages[n + 1]),
+                "u{}",
+                n / 2
+            );
         }
-        assert!(!same_part(&plan, "x.org", id(0), id(9)));
+        assert!(!same_part(&plan, "x.org", &pages[0], &pages[9]));
         let SitePlace::Split { batches, .. } = &plan.sites["x.org"] else {
             panic!("not split");
         };
@@ -259,20 +341,30 @@ mod tests {
                 .enumerate()
                 .map(|(n, u)| (UrlKey::of(&format!("http://x.org/{u}")), id(n as u32)))
                 .collect();
-            let (part_of, sizes) = split(pages.clone(), max);
-            prop_assert_eq!(part_of.len(), pages.len());
+            let mut listed = pages.clone();
+            listed.sort();
+            let mut cutter = PartCutter::new(pages.len() as u64, max);
+            for (url, id) in listed {
+                cutter.push(url, id);
+            }
+            let (starts, sizes) = (cutter.starts, cutter.sizes);
+            prop_assert_eq!(starts.len() + 1, sizes.len());
             prop_assert_eq!(sizes.iter().sum::<u64>(), pages.len() as u64);
             prop_assert!(sizes.iter().all(|&s| s >= 1 && s <= max));
             // Parts are as few as the bound allows, give or take one per URL boundary.
             let least = (pages.len() as u64).div_ceil(max);
             prop_assert!(sizes.len() as u64 >= least);
             prop_assert!(sizes.len() as u64 <= 2 * least);
-            // Every part is a run of consecutive URL keys.
+            // Every part is a run of consecutive URL keys, and each part has the pages its
+            // size says.
+            let part = |key: &(UrlKey, PageId)| starts.partition_point(|start| start <= key);
             let mut by_url: BTreeMap<&UrlKey, Vec<usize>> = BTreeMap::new();
-            for (url, page) in &pages {
-                let at = part_of.binary_search_by_key(page, |&(p, _)| p).unwrap();
-                by_url.entry(url).or_default().push(part_of[at].1);
+            let mut counted = vec![0_u64; sizes.len()];
+            for page in &pages {
+                by_url.entry(&page.0).or_default().push(part(page));
+                counted[part(page)] += 1;
             }
+            prop_assert_eq!(&counted, &sizes);
             let mut last = 0;
             for parts in by_url.values() {
                 let (lo, hi) = (*parts.iter().min().unwrap(), *parts.iter().max().unwrap());

@@ -67,7 +67,7 @@ pub fn run_annotate(
     let page_files: Vec<PathBuf> = (0..read.shards)
         .map(|rank| work.read_pages(partition, rank))
         .collect();
-    let batches = plan_batches(&page_files, config)?;
+    let batches = plan_batches(work, partition, &page_files, config)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| dbce_learn::model::load(config.annotate.model.as_deref()))
@@ -229,38 +229,64 @@ const PAGE_BATCHES: ArtifactKind = ArtifactKind {
 };
 
 /// The batches of a partition whose pages are in `page_files` (one pass to count each site's
-/// pages; a second for the URLs of sites above the bound, if there are any).
-fn plan_batches(page_files: &[PathBuf], config: &Config) -> Result<Batches, StageError> {
-    let each_page = |f: &mut dyn FnMut(PageRef)| -> Result<(), StageError> {
+/// pages; if a site is above the bound, a second that sorts its pages' URL keys, spilling
+/// beyond [`PLACES_IN_MEMORY`], for [`Batches::plan`] to cut into parts).
+fn plan_batches(
+    work: &WorkDir,
+    partition: u32,
+    page_files: &[PathBuf],
+    config: &Config,
+) -> Result<Batches, StageError> {
+    let each_page = |f: &mut dyn FnMut(PageRef) -> Result<(), StageError>| {
         for path in page_files {
             for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
-                f(page?);
+                f(page?)?;
             }
         }
-        Ok(())
+        Ok::<_, StageError>(())
     };
     let mut pages_per_site: BTreeMap<String, u64> = BTreeMap::new();
-    each_page(&mut |page| *pages_per_site.entry(page.site.0).or_default() += 1)?;
+    each_page(&mut |page| {
+        *pages_per_site.entry(page.site.0).or_default() += 1;
+        Ok(())
+    })?;
     let max_pages = config.annotate.max_site_pages;
     let large: BTreeSet<&String> = pages_per_site
         .iter()
         .filter(|&(_, &n)| n > max_pages)
         .map(|(site, _)| site)
         .collect();
-    let mut urls: BTreeMap<String, Vec<(UrlKey, PageId)>> = BTreeMap::new();
+    let mut urls = None;
     if !large.is_empty() {
+        let spill = work.clone();
+        let mut sorter = SpillSorter::new(LARGE_SITE_URLS, PLACES_IN_MEMORY, move |run| {
+            spill.spill(STAGE, partition, "large-site-urls", run)
+        });
         each_page(&mut |page| {
             if large.contains(&page.site.0) {
-                urls.entry(page.site.0)
-                    .or_default()
-                    .push((UrlKey::of(&page.url), page.page));
+                sorter.push((page.site.0, UrlKey::of(&page.url), page.page))?;
             }
+            Ok(())
         })?;
+        urls = Some(sorter.sorted()?);
     }
-    Batches::plan(&pages_per_site, max_pages, |site| {
-        Ok(urls.remove(site).unwrap_or_default())
+    Batches::plan(&pages_per_site, max_pages, || {
+        let Some(urls) = &urls else {
+            return Ok(None.into_iter().flatten());
+        };
+        Ok(
+            Some(urls.iter()?.map(|page| page.map_err(StageError::from)))
+                .into_iter()
+                .flatten(),
+        )
     })
 }
+
+/// Runs of [`plan_batches`]: the site, URL key and id of the pages of sites above the bound.
+const LARGE_SITE_URLS: ArtifactKind = ArtifactKind {
+    tag: *b"LURL",
+    version: 1,
+};
 
 /// `words` by reference, as [`PageAnnotator::draft`] takes them.
 fn borrowed(words: &BTreeMap<usize, Vec<WordId>>) -> BTreeMap<usize, &[WordId]> {
