@@ -138,6 +138,9 @@ struct Page {
     labelled_type: bool,
     truth: String,
     texts: Vec<String>,
+    /// Per block, the ids of its element and of that element's ancestors, innermost first
+    /// (for page-level analyses of `--pages-out`).
+    elements: Vec<Vec<u32>>,
     rows: Vec<f32>,
     labels: Vec<bool>,
     readability: Vec<bool>,
@@ -279,6 +282,17 @@ fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(Str
             let doc = Document::parse(&String::from_utf8_lossy(&html), &SanitizeConfig::default())?;
             let blocks = text_blocks(&doc);
             let rows = block_rows(&doc, &blocks);
+            let elements = blocks
+                .iter()
+                .map(|b| {
+                    doc.get(b.element).map_or_else(Vec::new, |n| {
+                        std::iter::once(n)
+                            .chain(n.ancestors())
+                            .map(|a| a.id().get())
+                            .collect()
+                    })
+                })
+                .collect();
             let texts: Vec<String> = blocks.into_iter().map(|b| b.text).collect();
             let url = page.url.as_deref().unwrap_or_default();
             let html = String::from_utf8_lossy(&html);
@@ -306,6 +320,7 @@ fn load_pages(dir: &Path, index: usize, min_aligned: f64) -> anyhow::Result<(Str
                 readability: rows.chunks_exact(width).map(readability_keeps).collect(),
                 truth: page.ground_truth.clone(),
                 texts,
+                elements,
                 rows,
             })
         })
@@ -651,8 +666,8 @@ fn write_scores(
 
 /// Writes one JSON line per page: dataset, id, site group, labelled and guessed page type
 /// (by the built-in model and, with `--nested`, `held_out_type`/`held_out_confidence` by the
-/// model of the page's fold), truth, and per block its text, label, Readability's verdict and
-/// each model's probability.
+/// model of the page's fold), truth, and per block its text, its element's and ancestors' ids,
+/// label, Readability's verdict and each model's probability.
 fn write_pages(
     path: &Path,
     names: &[String],
@@ -678,6 +693,7 @@ fn write_pages(
             "guessed_confidence": page.guess.confidence,
             "truth": page.truth,
             "texts": page.texts,
+            "elements": page.elements,
             "labels": page.labels,
             "readability": page.readability,
             "probabilities": models,
