@@ -89,6 +89,9 @@ struct Page {
     labelled_type: bool,
     truth: String,
     texts: Vec<String>,
+    /// Per block, the ids of its element and of that element's ancestors, innermost first
+    /// (for page-level analyses of `--pages-out`).
+    elements: Vec<Vec<u32>>,
     rows: Vec<f32>,
     labels: Vec<bool>,
     readability: Vec<bool>,
@@ -314,8 +317,8 @@ impl Evaluation<'_> {
     /// Writes one JSON line per page for analyses of routes: dataset, id, site group,
     /// labelled and guessed page type (by the built-in model and, after the nested
     /// validation, `held_out_type`/`held_out_confidence` by the model of the page's fold),
-    /// truth, and per block its text, label, Readability's verdict and each model's
-    /// probability.
+    /// truth, and per block its text, its element's and ancestors' ids, label,
+    /// Readability's verdict and each model's probability.
     ///
     /// # Errors
     /// When `out` fails.
@@ -339,6 +342,7 @@ impl Evaluation<'_> {
                 "guessed_confidence": page.guess.confidence,
                 "truth": page.truth,
                 "texts": page.texts,
+                "elements": page.elements,
                 "labels": page.labels,
                 "readability": page.readability,
                 "probabilities": models,
@@ -417,6 +421,17 @@ fn load_pages(
                 })?;
             let blocks = text_blocks(&doc);
             let rows = block_rows(&doc, &blocks);
+            let elements = blocks
+                .iter()
+                .map(|b| {
+                    doc.get(b.element).map_or_else(Vec::new, |n| {
+                        std::iter::once(n)
+                            .chain(n.ancestors())
+                            .map(|a| a.id().get())
+                            .collect()
+                    })
+                })
+                .collect();
             let texts: Vec<String> = blocks.into_iter().map(|b| b.text).collect();
             let url = page.url.as_deref().unwrap_or_default();
             let html = String::from_utf8_lossy(&html);
@@ -441,6 +456,7 @@ fn load_pages(
                 readability: rows.chunks_exact(width).map(readability_keeps).collect(),
                 truth: page.ground_truth.clone(),
                 texts,
+                elements,
                 rows,
             })
         })
@@ -710,6 +726,7 @@ mod tests {
             labelled_type: false,
             truth: String::new(),
             texts: vec!["a block".into(); blocks],
+            elements: vec![Vec::new(); blocks],
             rows: Vec::new(),
             labels: vec![false; blocks],
             readability: vec![false; blocks],

@@ -802,6 +802,7 @@ mod tests {
             labelled_type: true,
             truth: String::new(),
             texts: vec!["an item".into(), "a menu".into()],
+            elements: Vec::new(),
             rows: Vec::new(),
             labels: vec![true, false],
             readability: vec![false, true],

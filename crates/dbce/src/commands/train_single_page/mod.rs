@@ -86,8 +86,9 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     scores: Option<PathBuf>,
     /// Write each page to this JSONL file for analyses of routes: its truth, the type the
-    /// built-in page-type model gives it, and per block the text, label, Readability's verdict
-    /// and the forest's probabilities (in sample, and held out where validated).
+    /// built-in page-type model gives it, and per block the text, its element's and ancestors'
+    /// ids, label, Readability's verdict and the forest's probabilities (in sample, and held
+    /// out where validated).
     #[arg(long, value_name = "FILE")]
     pages_out: Option<PathBuf>,
     /// Seed of the forest.
