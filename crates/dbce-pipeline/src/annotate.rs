@@ -196,7 +196,8 @@ type WordStore = ItemSlots<read::PageWords>;
 /// id), sorted by the batch of its page.
 type WordPlaces = BatchedItems<read::PageWords, PageId>;
 
-/// Places of words or DOMs a sort holds in memory before it spills a run (~32 bytes each).
+/// Items one of annotate's sorts holds in memory before it spills a run: places of words or
+/// DOMs (~32 bytes each), page batches (~24), URL keys of large sites (~150 with their site).
 const PLACES_IN_MEMORY: usize = 1 << 18;
 
 /// The batch of every page of `partition` (its `page_files`), sorted by page id, spilled to
