@@ -33,7 +33,7 @@ use dbce_forest::RandomForest;
 use dbce_learn::judge::Judge;
 use dbce_learn::reclassify::{PageRuns, reclassify};
 use dbce_page::PageFetcher;
-use dbce_page::{PageId, PageRef, position};
+use dbce_page::{FileId, PageId, PageRef, position};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::ANNOTATE;
@@ -78,7 +78,7 @@ pub fn run_annotate(
         .transpose()?;
     // Where each page's words and DOM lie, sorted by its batch: neither the items nor their
     // places are all held, whatever the partition's size.
-    let page_batches = page_batches(work, partition, &page_files, &batches)?;
+    let (page_batches, batch_pages) = page_batches(work, partition, &page_files, &batches)?;
     let runs = |what: &'static str| {
         let work = work.clone();
         move |sort: &str, run| work.spill(STAGE, partition, &format!("{what}-{sort}"), run)
@@ -107,18 +107,19 @@ pub fn run_annotate(
     let path = work.annotated_pages(partition);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
     // A batch of sites at a time: only one batch's pages, buckets and crosses are held.
+    let mut batch_pages = batch_pages.iter()?.peekable();
     for batch in 0..batches.count() {
         let mut pages: Vec<PageRef> = Vec::new();
-        for path in &page_files {
-            for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
-                let page = page?;
-                if batches.batch_of(&page) == Some(batch) {
-                    pages.push(page);
-                }
+        while let Some(next) = batch_pages.peek() {
+            if matches!(next, Ok(BatchPage { batch: b, .. }) if *b != batch as u64) {
+                break;
+            }
+            if let Some(next) = batch_pages.next() {
+                pages.push(next?.page);
             }
         }
-        // By id (`position` finds pages by binary search), one copy of each.
-        pages.sort_by_key(|p| (p.page, p.source.file, p.source.offset));
+        // By id (`position` finds pages by binary search, and they came sorted), one copy of
+        // each.
         let before = pages.len();
         pages.dedup_by_key(|p| p.page);
         (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
@@ -200,32 +201,89 @@ type WordPlaces = BatchedItems<read::PageWords, PageId>;
 /// DOMs (~32 bytes each), page batches (~24), URL keys of large sites (~150 with their site).
 const PLACES_IN_MEMORY: usize = 1 << 18;
 
-/// The batch of every page of `partition` (its `page_files`), sorted by page id, spilled to
-/// disk beyond [`PLACES_IN_MEMORY`].
+/// A page with the batch it goes to; ordered by batch, then as a batch's pages are taken (id,
+/// input file, offset).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct BatchPage {
+    batch: u64,
+    page: PageRef,
+}
+
+impl BatchPage {
+    fn key(&self) -> (u64, PageId, FileId, u64) {
+        (
+            self.batch,
+            self.page.page,
+            self.page.source.file,
+            self.page.source.offset,
+        )
+    }
+}
+
+impl PartialEq for BatchPage {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for BatchPage {}
+
+impl PartialOrd for BatchPage {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for BatchPage {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// Each page's batch, by page id.
+type PageBatches = Sorted<(PageId, u64)>;
+
+/// Pages a sort holds in memory before it spills a run (~1 KB each with their signatures).
+const PAGES_IN_MEMORY: usize = 1 << 14;
+
+/// In one pass over `partition`'s `page_files`: the batch of every page, sorted by page id, and
+/// the pages sorted by batch (so each pass takes its own without reading every page again),
+/// both spilled to disk beyond a bound.
 fn page_batches(
     work: &WorkDir,
     partition: u32,
     page_files: &[PathBuf],
     batches: &Batches,
-) -> Result<Sorted<(PageId, u64)>, StageError> {
+) -> Result<(PageBatches, Sorted<BatchPage>), StageError> {
     let spill = work.clone();
-    let mut sorter = SpillSorter::new(PAGE_BATCHES, PLACES_IN_MEMORY, move |run| {
+    let mut by_id = SpillSorter::new(PAGE_BATCHES, PLACES_IN_MEMORY, move |run| {
         spill.spill(STAGE, partition, "page-batches", run)
+    });
+    let spill = work.clone();
+    let mut by_batch = SpillSorter::new(BATCH_PAGES, PAGES_IN_MEMORY, move |run| {
+        spill.spill(STAGE, partition, "batch-pages", run)
     });
     for path in page_files {
         for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
             let page = page?;
             if let Some(batch) = batches.batch_of(&page) {
-                sorter.push((page.page, batch as u64))?;
+                let batch = batch as u64;
+                by_id.push((page.page, batch))?;
+                by_batch.push(BatchPage { batch, page })?;
             }
         }
     }
-    Ok(sorter.sorted()?)
+    Ok((by_id.sorted()?, by_batch.sorted()?))
 }
 
 /// Runs of [`page_batches`]: page ids with their batches.
 const PAGE_BATCHES: ArtifactKind = ArtifactKind {
     tag: *b"PBAT",
+    version: 1,
+};
+/// Runs of [`page_batches`]: pages with their batches.
+const BATCH_PAGES: ArtifactKind = ArtifactKind {
+    tag: *b"BPAG",
     version: 1,
 };
 
