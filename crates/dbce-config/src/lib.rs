@@ -61,6 +61,14 @@ pub struct AnnotateConfig {
     /// `site-split:alone`).
     /// By default, 50,000 (about 200 MB of the stage's memory, `docs/SCALE.md`).
     pub max_site_pages: u64,
+    /// How many tasks share one partition in stage `annotate`: the partition's batches (of at
+    /// most `max-site-pages` pages) are dealt out among them, balanced by pages
+    /// (`dbce_extract::Batches::share`), so the parts of a site of millions of pages are
+    /// annotated by several tasks at once. The stage then has `lsh.partitions` × this many
+    /// shards. What comes out does not depend on it, so it is left out of the fingerprint. By
+    /// default, 1.
+    #[serde(skip_serializing_if = "unfingerprinted::hashing")]
+    pub tasks_per_partition: u32,
     /// The single-page classifier of pages without a cross, and of `invalid` runs where no
     /// learned classifier can be trained (`dbce_classify::SinglePageMethod`'s names:
     /// `readability`, `blocks` (the learned block classifier), `num-words`, `article`,
@@ -110,6 +118,7 @@ impl Default for AnnotateConfig {
             seed: 0x00db_ce00,
             max_candidates: 64,
             max_site_pages: 50_000,
+            tasks_per_partition: 1,
             single_page: SinglePageMethod::Blocks(LearnedBlocks::ARTICLES),
             single_page_beyond_articles: Some(SinglePageMethod::Blocks(LearnedBlocks::default())),
             min_partner_similarity: 0.0,
@@ -120,6 +129,31 @@ impl Default for AnnotateConfig {
             training: false,
             page_type_smoothing: 0.0,
         }
+    }
+}
+
+/// Settings that decide how the work is cut into tasks, not what comes out: serialised
+/// everywhere but in [`Config::fingerprint`] (ruff's `#[cache_key(ignore)]`), so the
+/// fingerprint, and the outputs that carry it, are the same whatever they are.
+mod unfingerprinted {
+    use std::cell::Cell;
+
+    thread_local! {
+        static HASHING: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Whether the settings are being serialised for the fingerprint (a setting is then
+    /// skipped).
+    pub(super) fn hashing<T>(_: &T) -> bool {
+        HASHING.with(Cell::get)
+    }
+
+    /// What `serialise` returns, with [`hashing`] true while it runs on this thread.
+    pub(super) fn while_hashing<R>(serialise: impl FnOnce() -> R) -> R {
+        let before = HASHING.with(|h| h.replace(true));
+        let result = serialise();
+        HASHING.with(|h| h.set(before));
+        result
     }
 }
 
@@ -249,6 +283,13 @@ pub enum ConfigError {
     /// A pass of stage `annotate` must hold at least one page.
     #[error("annotate.max-site-pages must be at least 1")]
     NoSitePages,
+    /// A partition must have at least one task in stage `annotate`.
+    #[error("annotate.tasks-per-partition must be at least 1")]
+    NoTasks,
+    /// Stage `annotate`'s shards (partitions × tasks per partition) must be numbered by a
+    /// 32-bit integer.
+    #[error("lsh.partitions × annotate.tasks-per-partition must be below 2^32")]
+    TooManyShards,
     /// The settings could not be serialised for their fingerprint.
     #[error("cannot serialise the settings for their fingerprint: {0}")]
     Fingerprint(#[source] serde_json::Error),
@@ -267,12 +308,31 @@ impl Config {
         if self.annotate.max_site_pages == 0 {
             return Err(ConfigError::NoSitePages);
         }
+        if self.annotate.tasks_per_partition == 0 {
+            return Err(ConfigError::NoTasks);
+        }
+        if self
+            .lsh
+            .partitions
+            .checked_mul(self.annotate.tasks_per_partition)
+            .is_none()
+        {
+            return Err(ConfigError::TooManyShards);
+        }
         let thresholds =
             std::iter::once(self.lsh.threshold).chain(self.lsh.site_thresholds.values().copied());
         for threshold in thresholds {
             LshParams::optimal(threshold, self.minhash.num_perm)?;
         }
         Ok(())
+    }
+
+    /// How many shards stage `annotate` has: `lsh.partitions` × `annotate.tasks-per-partition`
+    /// (shard `K` is task `K % tasks` of partition `K / tasks`).
+    pub fn annotate_shards(&self) -> u32 {
+        self.lsh
+            .partitions
+            .saturating_mul(self.annotate.tasks_per_partition)
     }
 
     /// The LSH bands and rows for `site`.
@@ -289,8 +349,8 @@ impl Config {
         Ok(LshParams::optimal(threshold, self.minhash.num_perm)?)
     }
 
-    /// A short hash of what decides the output, recorded in every manifest: the settings, the
-    /// dbce version, the models built into it and the contents of the model files the settings
+    /// A short hash of what decides the output, recorded in every manifest: the settings (but
+    /// `annotate.tasks-per-partition`, which does not), the dbce version, the models built into it and the contents of the model files the settings
     /// name. A stage refuses input made with another fingerprint, so a rerun after a retrain
     /// or an upgrade never mixes old and new annotations.
     ///
@@ -298,7 +358,8 @@ impl Config {
     /// Fails when the settings do not serialise.
     pub fn fingerprint(&self) -> Result<String, ConfigError> {
         let mut hasher = Sha1::new();
-        hasher.update(serde_json::to_vec(self).map_err(ConfigError::Fingerprint)?);
+        let settings = unfingerprinted::while_hashing(|| serde_json::to_vec(self));
+        hasher.update(settings.map_err(ConfigError::Fingerprint)?);
         hasher.update(env!("CARGO_PKG_VERSION"));
         hasher.update(dbce_learn::built_in_models_digest());
         for path in [&self.annotate.model, &self.annotate.judge]
@@ -346,6 +407,33 @@ mod tests {
             Config::default().fingerprint().unwrap()
         );
         assert_eq!(base.fingerprint().unwrap().len(), 16);
+    }
+
+    #[test]
+    fn the_tasks_per_partition_are_kept_but_not_fingerprinted() {
+        let mut fanned = Config::default();
+        fanned.annotate.tasks_per_partition = 3;
+        // The fingerprint is that of the settings without the field (as before it existed).
+        let json = serde_json::to_string(&Config::default()).unwrap();
+        let without = json.replace(r#","tasks-per-partition":1"#, "");
+        assert_ne!(json, without);
+        let mut hasher = Sha1::new();
+        hasher.update(without.as_bytes());
+        hasher.update(env!("CARGO_PKG_VERSION"));
+        hasher.update(dbce_learn::built_in_models_digest());
+        let digest = hasher.finalize();
+        let expected: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(Config::default().fingerprint().unwrap(), expected);
+        assert_eq!(fanned.fingerprint().unwrap(), expected);
+        // Everywhere else the setting is written, and read back.
+        let json = serde_json::to_string(&fanned).unwrap();
+        assert!(json.contains(r#""tasks-per-partition":3"#), "{json}");
+        assert_eq!(serde_json::from_str::<Config>(&json).unwrap(), fanned);
+        assert_eq!(fanned.annotate_shards(), 48);
+        fanned.annotate.tasks_per_partition = 0;
+        assert!(matches!(fanned.validate(), Err(ConfigError::NoTasks)));
+        fanned.annotate.tasks_per_partition = u32::MAX;
+        assert!(matches!(fanned.validate(), Err(ConfigError::TooManyShards)));
     }
 
     #[test]
