@@ -29,9 +29,11 @@
 
 pub mod atomic;
 mod item_index;
+mod ordered;
 mod sort;
 
 pub use item_index::{BatchedItems, ItemBatches, ItemSlots};
+pub use ordered::OrderedItems;
 pub use sort::{Sorted, SortedIter, SpillSorter};
 
 use std::fs::File;

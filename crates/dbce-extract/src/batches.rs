@@ -8,6 +8,10 @@
 //!
 //! Sites under the bound go through exactly as in one pass, in the same order, so a partition
 //! without a large site gives the same output whatever the bound.
+//!
+//! Several tasks may share a partition (`annotate.tasks-per-partition`): each plans the same
+//! batches from the same files and takes its [`Batches::share`] of them. A batch is annotated
+//! alone, whichever task takes it, so the pages come out the same however they are shared.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,8 +24,10 @@ use dbce_page::{PageId, PageRef, position};
 pub struct Batches {
     /// Per site, by name: where its pages go.
     sites: BTreeMap<String, SitePlace>,
-    /// How many batches there are.
-    count: usize,
+    /// Each batch's pages (records read, duplicates included).
+    sizes: Vec<u64>,
+    /// Whether this plan's task takes each batch (all of them until [`Batches::share`]).
+    taken: Vec<bool>,
 }
 
 /// Where a site's pages go.
@@ -60,15 +66,14 @@ impl Batches {
         } else {
             BTreeMap::new()
         };
-        let (mut count, mut filled) = (0_usize, 0_u64);
+        let mut sizes: Vec<u64> = Vec::new();
         // The batch of a unit of `size` pages: the open one while it has room, else a new one.
         let mut place = |size: u64| {
-            if count == 0 || (filled > 0 && filled + size > max_pages) {
-                count += 1;
-                filled = 0;
+            match sizes.last_mut() {
+                Some(filled) if *filled == 0 || *filled + size <= max_pages => *filled += size,
+                _ => sizes.push(size),
             }
-            filled += size;
-            count - 1
+            sizes.len() - 1
         };
         let mut sites = BTreeMap::new();
         for (site, &size) in pages_per_site {
@@ -81,25 +86,64 @@ impl Batches {
             };
             sites.insert(site.clone(), site_place);
         }
-        Ok(Self { sites, count })
+        let taken = vec![true; sizes.len()];
+        Ok(Self {
+            sites,
+            sizes,
+            taken,
+        })
     }
 
     /// How many batches there are (none for a partition without pages).
     pub fn count(&self) -> usize {
-        self.count
+        self.sizes.len()
     }
 
-    /// The batch of `page`; `None` for a page of a site the plan did not see.
+    /// The batches this plan's task takes, ascending: all of them, or its [`Batches::share`].
+    pub fn taken(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.count()).filter(|&batch| self.taken[batch])
+    }
+
+    /// The batch of `page`; `None` for a page of a site the plan did not see, or of a batch
+    /// another task takes.
     pub fn batch_of(&self, page: &PageRef) -> Option<usize> {
-        match self.sites.get(&page.site.0)? {
-            SitePlace::Whole(batch) => Some(*batch),
+        let batch = match self.sites.get(&page.site.0)? {
+            SitePlace::Whole(batch) => *batch,
             SitePlace::Split { starts, batches } => {
                 let key = (UrlKey::of(&page.url), page.page);
-                batches
-                    .get(starts.partition_point(|start| *start <= key))
-                    .copied()
+                *batches.get(starts.partition_point(|start| *start <= key))?
             }
-        }
+        };
+        self.taken[batch].then_some(batch)
+    }
+
+    /// The task of each batch when `tasks` tasks share the partition, balanced by pages: the
+    /// batches in plan order, each to the task with the fewest pages so far, the lower task on
+    /// a tie. No two tasks then differ by more than the largest batch's pages (at most
+    /// `annotate.max-site-pages`), and the deal depends only on the plan.
+    pub fn tasks(&self, tasks: u32) -> Vec<u32> {
+        let mut load = vec![0_u64; tasks.max(1) as usize];
+        self.sizes
+            .iter()
+            .map(|&size| {
+                let (task, _) = load
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|&(task, &pages)| (pages, task))
+                    .unwrap_or((0, &0));
+                load[task] += size;
+                u32::try_from(task).unwrap_or(u32::MAX)
+            })
+            .collect()
+    }
+
+    /// This plan with only the batches task `task` of `tasks` takes ([`Batches::tasks`]):
+    /// [`Batches::batch_of`] places no page in the others, and [`Batches::taken`] lists its
+    /// own. A task may take none.
+    #[must_use]
+    pub fn share(mut self, task: u32, tasks: u32) -> Self {
+        self.taken = self.tasks(tasks).into_iter().map(|t| t == task).collect();
+        self
     }
 
     /// Whether `site` was split into parts.
@@ -330,7 +374,85 @@ mod tests {
         assert_eq!(plan.count(), 3);
     }
 
+    #[test]
+    fn tasks_take_batches_in_plan_order_to_the_least_loaded() {
+        // Batches of 6, 5, 2, 5, 3 pages (bound 6) over two tasks: 6 → 0; 5 → 1; 2 → 1 (5 < 6);
+        // 5 → 0 (6 < 7); 3 → 1 (7 < 11); the loads end 11 and 10.
+        let plan = Batches::plan(
+            &sites(&[("a", 6), ("b", 5), ("c", 2), ("d", 5), ("e", 3)]),
+            6,
+            no_large_pages,
+        )
+        .unwrap();
+        assert_eq!(plan.sizes, [6, 5, 2, 5, 3]);
+        assert_eq!(plan.tasks(2), [0, 1, 1, 0, 1]);
+        assert_eq!(plan.tasks(1), [0; 5]);
+        // More tasks than batches: the last tasks take none.
+        assert_eq!(plan.tasks(7), [0, 1, 2, 3, 4]);
+        let second = plan.clone().share(1, 2);
+        assert_eq!(second.taken().collect::<Vec<_>>(), [1, 2, 4]);
+        let page = |site: &str| PageRef {
+            page: id(1),
+            record_id: "<urn:test:1>".into(),
+            url: format!("http://{site}/x"),
+            site: dbce_page::SiteKey(site.to_owned()),
+            captured: dbce_page::Timestamp(20240101000000),
+            payload: dbce_page::PayloadDigest([1; 20]),
+            source: dbce_page::Source {
+                file: dbce_page::FileId(0),
+                offset: 0,
+                length: 1,
+                stream_offset: None,
+            },
+            tokens: 1,
+            signature: Vec::new(),
+            page_type: dbce_classify::PageTypeGuess {
+                page_type: dbce_classify::PageType::Article,
+                confidence: 1.0,
+            },
+            truncated: Vec::new(),
+        };
+        assert_eq!(second.batch_of(&page("a")), None);
+        assert_eq!(second.batch_of(&page("b")), Some(1));
+        assert_eq!(plan.batch_of(&page("a")), Some(0));
+        assert_eq!(plan.clone().share(6, 7).taken().count(), 0);
+    }
+
     proptest! {
+        #[test]
+        fn every_batch_goes_to_one_task_and_the_tasks_are_balanced(
+            sizes in proptest::collection::vec(1_u64..50, 0..40),
+            max in 1_u64..60,
+            tasks in 1_u32..9,
+        ) {
+            let sites: BTreeMap<String, u64> = sizes
+                .iter()
+                .enumerate()
+                .map(|(n, &size)| (format!("s{n:03}"), size.min(max)))
+                .collect();
+            let plan = Batches::plan(&sites, max, no_large_pages).unwrap();
+            let dealt = plan.tasks(tasks);
+            prop_assert_eq!(dealt.len(), plan.count());
+            // Each batch taken by exactly one task's share.
+            let mut takers = vec![0; plan.count()];
+            for task in 0..tasks {
+                for batch in plan.clone().share(task, tasks).taken() {
+                    prop_assert_eq!(dealt[batch], task);
+                    takers[batch] += 1;
+                }
+            }
+            prop_assert!(takers.iter().all(|&n| n == 1), "{:?}", takers);
+            // Balanced within one batch's pages.
+            let mut load = vec![0_u64; tasks as usize];
+            for (batch, &task) in dealt.iter().enumerate() {
+                load[task as usize] += plan.sizes[batch];
+            }
+            let largest = plan.sizes.iter().copied().max().unwrap_or(0);
+            let (lo, hi) = (load.iter().min().unwrap(), load.iter().max().unwrap());
+            prop_assert!(hi - lo <= largest, "{:?} by {:?}", load, plan.sizes);
+            prop_assert!(largest <= max);
+        }
+
         #[test]
         fn parts_respect_the_bound_and_cover_every_page(
             urls in proptest::collection::vec(0_u32..40, 1..300),
