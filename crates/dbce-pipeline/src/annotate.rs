@@ -10,7 +10,8 @@
 //! nothing is learned per site. A page is annotated exactly once; a record seen twice (the
 //! same record in two input files, so the same page id) keeps its first copy by file and
 //! offset and the others are counted as `duplicate-record`, so the merge stage has nothing to
-//! reconcile.
+//! reconcile. Several tasks may share a partition (`annotate.tasks-per-partition`), each taking
+//! its share of the partition's batches ([`dbce_extract::Batches::share`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -40,14 +41,17 @@ pub const STAGE: &str = crate::work::ANNOTATE;
 /// Pages annotated in parallel at a time when nothing is learned per site.
 const CHUNK: usize = 512;
 
-/// `annotate/pages/PART.bin`: the [`AnnotatedPage`]s of a partition, by page id.
+/// `annotate/pages/SHARD.bin`: the [`AnnotatedPage`]s one task annotated, batch by batch.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
     version: 8,
 };
 
-/// Runs stage `annotate` on `partition`, unless it is already done; `read` and `group` must be
-/// complete with the same configuration.
+/// Runs shard `shard` of stage `annotate`, unless it is already done: task `shard % T` of
+/// partition `shard / T` (`T` = `annotate.tasks-per-partition`) plans the partition's batches
+/// and annotates its share of them ([`Batches::share`]) into `annotate/pages/SHARD.bin`; a
+/// task without a batch writes an empty file. `read` and `group` must be complete with the
+/// same configuration.
 ///
 /// # Errors
 /// Fails when earlier stages are incomplete or were run with other settings, or intermediate
@@ -56,18 +60,19 @@ pub const ANNOTATED: ArtifactKind = ArtifactKind {
 pub fn run_annotate(
     work: &WorkDir,
     config: &Config,
-    partition: u32,
+    shard: u32,
 ) -> Result<StageReport, StageError> {
-    let read = match start_partition(work, config, STAGE, &[group::STAGE], read::STAGE, partition)?
-    {
+    let read = match start_partition(work, config, STAGE, &[group::STAGE], read::STAGE, shard)? {
         PartitionStart::Done(report) => return Ok(report),
         PartitionStart::Run(manifest) => manifest,
     };
-    let mut report = StageReport::new(STAGE, partition);
+    let tasks = config.annotate.tasks_per_partition.max(1);
+    let (partition, task) = (shard / tasks, shard % tasks);
+    let mut report = StageReport::new(STAGE, shard);
     let page_files: Vec<PathBuf> = (0..read.shards)
         .map(|rank| work.read_pages(partition, rank))
         .collect();
-    let batches = plan_batches(work, partition, &page_files, config)?;
+    let batches = plan_batches(work, shard, &page_files, config)?.share(task, tasks);
 
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| dbce_learn::model::load(config.annotate.model.as_deref()))
@@ -78,10 +83,10 @@ pub fn run_annotate(
         .transpose()?;
     // Where each page's words and DOM lie, sorted by its batch: neither the items nor their
     // places are all held, whatever the partition's size.
-    let (page_batches, batch_pages) = page_batches(work, partition, &page_files, &batches)?;
+    let (page_batches, batch_pages) = page_batches(work, shard, &page_files, &batches)?;
     let runs = |what: &'static str| {
         let work = work.clone();
-        move |sort: &str, run| work.spill(STAGE, partition, &format!("{what}-{sort}"), run)
+        move |sort: &str, run| work.spill(STAGE, shard, &format!("{what}-{sort}"), run)
     };
     let word_places = WordPlaces::sort(
         (0..read.shards)
@@ -104,11 +109,11 @@ pub fn run_annotate(
     drop(page_batches);
     let (mut word_batches, mut dom_batches) = (word_places.batches()?, dom_places.batches()?);
     let fetcher = page_fetcher(read.inputs, config);
-    let path = work.annotated_pages(partition);
+    let path = work.annotated_pages(shard);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
     // A batch of sites at a time: only one batch's pages, buckets and crosses are held.
     let mut batch_pages = batch_pages.iter()?.peekable();
-    for batch in 0..batches.count() {
+    for batch in batches.taken() {
         let mut pages: Vec<PageRef> = Vec::new();
         while let Some(next) = batch_pages.peek() {
             if matches!(next, Ok(BatchPage { batch: b, .. }) if *b != batch as u64) {
@@ -246,22 +251,22 @@ type PageBatches = Sorted<(PageId, u64)>;
 /// Pages a sort holds in memory before it spills a run (~1 KB each with their signatures).
 const PAGES_IN_MEMORY: usize = 1 << 14;
 
-/// In one pass over `partition`'s `page_files`: the batch of every page, sorted by page id, and
-/// the pages sorted by batch (so each pass takes its own without reading every page again),
-/// both spilled to disk beyond a bound.
+/// In one pass over a partition's `page_files`: the batch of every page of the `batches` taken,
+/// sorted by page id, and those pages sorted by batch (so each pass takes its own without
+/// reading every page again), both spilled to disk beyond a bound (in shard `shard`'s folder).
 fn page_batches(
     work: &WorkDir,
-    partition: u32,
+    shard: u32,
     page_files: &[PathBuf],
     batches: &Batches,
 ) -> Result<(PageBatches, Sorted<BatchPage>), StageError> {
     let spill = work.clone();
     let mut by_id = SpillSorter::new(PAGE_BATCHES, PLACES_IN_MEMORY, move |run| {
-        spill.spill(STAGE, partition, "page-batches", run)
+        spill.spill(STAGE, shard, "page-batches", run)
     });
     let spill = work.clone();
     let mut by_batch = SpillSorter::new(BATCH_PAGES, PAGES_IN_MEMORY, move |run| {
-        spill.spill(STAGE, partition, "batch-pages", run)
+        spill.spill(STAGE, shard, "batch-pages", run)
     });
     for path in page_files {
         for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
@@ -289,10 +294,10 @@ const BATCH_PAGES: ArtifactKind = ArtifactKind {
 
 /// The batches of a partition whose pages are in `page_files` (one pass to count each site's
 /// pages; if a site is above the bound, a second that sorts its pages' URL keys, spilling
-/// beyond [`PLACES_IN_MEMORY`], for [`Batches::plan`] to cut into parts).
+/// beyond [`PLACES_IN_MEMORY`] in `shard`'s folder, for [`Batches::plan`] to cut into parts).
 fn plan_batches(
     work: &WorkDir,
-    partition: u32,
+    shard: u32,
     page_files: &[PathBuf],
     config: &Config,
 ) -> Result<Batches, StageError> {
@@ -319,7 +324,7 @@ fn plan_batches(
     if !large.is_empty() {
         let spill = work.clone();
         let mut sorter = SpillSorter::new(LARGE_SITE_URLS, PLACES_IN_MEMORY, move |run| {
-            spill.spill(STAGE, partition, "large-site-urls", run)
+            spill.spill(STAGE, shard, "large-site-urls", run)
         });
         each_page(&mut |page| {
             if large.contains(&page.site.0) {

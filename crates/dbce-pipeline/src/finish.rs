@@ -30,9 +30,9 @@ use crate::shard::{PartitionStart, start_partition};
 use crate::work::{self, WorkDir, write_atomically};
 use crate::{Config, SkipReason, StageError, StageReport};
 use dbce_artifact::atomic::AtomicFile;
-use dbce_artifact::{ArtifactItems, ArtifactKind, ArtifactReader, Sorted, SortedIter, SpillSorter};
+use dbce_artifact::{ArtifactError, ArtifactKind, OrderedItems, SpillSorter};
 use dbce_extract::AnnotatedPage;
-use dbce_page::{PageId, PageRef};
+use dbce_page::{FileId, PageId, PageRef};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::FINISH;
@@ -165,31 +165,24 @@ const CDXJ_LINES: ArtifactKind = ArtifactKind {
     tag: *b"CDXJ",
     version: 1,
 };
-/// Spilled page heads: `STAGE/spill/PART/heads-RUN.bin`.
-const PAGE_HEADS: ArtifactKind = ArtifactKind {
-    tag: *b"HEAD",
-    version: 1,
-};
-
-/// What the `warcinfo` record of a part needs to know of each page, before any is written, and
-/// where the page is; ordered by page id.
+/// What the `warcinfo` record of a part needs to know of each page, before any is written;
+/// ordered by page id, then by where the page was read (were two records given one id), so the
+/// order does not depend on how many tasks annotated the partition.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 struct PageHead {
     page: PageId,
-    /// Where the page's item starts in the annotated file.
-    offset: u64,
+    source: (FileId, u64),
     record_id: String,
     date: String,
 }
 
-/// A partition's annotated pages one at a time, by page id: one checking pass over the file
-/// notes where each page is (its `PageHead`; sorted by page id with bounded memory, spilled
-/// runs beyond a limit), then each is read at its offset. `annotate` writes pages
-/// site by site; reading them in id order this way keeps one page in memory instead of the
-/// partition's.
+/// A partition's annotated pages one at a time, by page id, from the files of all the
+/// `annotate` tasks that shared it: one checking pass notes each page's head and place
+/// (sorted with bounded memory, spilled runs beyond a limit), then each page is read at its
+/// place ([`OrderedItems`]). `annotate` writes pages batch by batch and site by site; reading
+/// them in id order this way keeps one page in memory instead of the partition's.
 pub struct AnnotatedPages {
-    path: PathBuf,
-    heads: Sorted<PageHead>,
+    pages: OrderedItems<AnnotatedPage, PageHead>,
 }
 
 impl AnnotatedPages {
@@ -198,7 +191,7 @@ impl AnnotatedPages {
     /// (the stage reading them) owns the spill folder the sort may need.
     ///
     /// # Errors
-    /// Fails when the partition's file cannot be read or is damaged, or a spilled run cannot
+    /// Fails when the partition's files cannot be read or are damaged, or a spilled run cannot
     /// be written.
     pub fn open(
         work: &WorkDir,
@@ -206,63 +199,44 @@ impl AnnotatedPages {
         partition: u32,
         limit: usize,
     ) -> Result<Self, StageError> {
-        let path = work.annotated_pages(partition);
-        let mut reader = ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?;
         let spill = work.clone();
-        let mut heads = SpillSorter::new(PAGE_HEADS, limit, move |run| {
-            spill.spill(stage, partition, "heads", run)
-        });
         // An annotated page starts with its `PageRef`.
-        while let Some((offset, page)) = reader.next_head::<PageRef>()? {
-            heads.push(PageHead {
-                page: page.page,
-                offset,
-                record_id: page.record_id,
-                date: page.captured.iso8601(),
-            })?;
-        }
-        Ok(Self {
-            path,
-            heads: heads.sorted()?,
-        })
+        let head = |page: PageRef| PageHead {
+            page: page.page,
+            source: (page.source.file, page.source.offset),
+            record_id: page.record_id,
+            date: page.captured.iso8601(),
+        };
+        // The files of the partition's tasks, as many as `annotate` had per partition.
+        let annotated = work.manifest(annotate::STAGE)?;
+        let tasks = (annotated.shards / annotated.config.lsh.partitions.max(1)).max(1);
+        let first = partition.saturating_mul(tasks);
+        let files = (first..first.saturating_add(tasks)).map(|k| work.annotated_pages(k));
+        let pages = OrderedItems::sort(files.collect(), ANNOTATED, head, limit, move |run| {
+            spill.spill(stage, partition, "heads", run)
+        })?;
+        Ok(Self { pages })
     }
 
     /// Whether the partition has no annotated page.
     pub fn is_empty(&self) -> bool {
-        self.heads.is_empty()
+        self.pages.is_empty()
     }
 
     /// The pages' heads, by page id.
-    fn heads(&self) -> Result<SortedIter<'_, PageHead>, StageError> {
-        Ok(self.heads.iter()?)
+    fn heads(&self) -> Result<impl Iterator<Item = Result<PageHead, ArtifactError>>, StageError> {
+        Ok(self.pages.keys()?)
     }
 
     /// The pages, by page id, read one at a time.
     ///
     /// # Errors
-    /// Fails when the file or a spilled run cannot be opened.
+    /// Fails when a spilled run cannot be opened.
     pub fn pages(
         &self,
     ) -> Result<impl Iterator<Item = Result<AnnotatedPage, StageError>> + '_, StageError> {
-        let mut items = ArtifactItems::<AnnotatedPage>::open(&self.path)?;
-        Ok(self.heads()?.map(move |head| {
-            let head = head?;
-            Ok(items.read_at(head.offset)?)
-        }))
+        Ok(self.pages.items()?.map(|page| Ok(page?)))
     }
-}
-
-/// The annotated pages of `partition`, by page id. `annotate` wrote each page once (duplicates
-/// of a record were counted there), so there is nothing to reconcile.
-///
-/// # Errors
-/// Fails when the partition's file cannot be read or is damaged.
-pub fn annotated_pages(work: &WorkDir, partition: u32) -> Result<Vec<AnnotatedPage>, StageError> {
-    let path = work.annotated_pages(partition);
-    let mut pages =
-        ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)?.collect::<Result<Vec<_>, _>>()?;
-    pages.sort_by_key(|p| p.page.page);
-    Ok(pages)
 }
 
 /// Counts of one stage in `report.json`: records in, out, and skipped by reason.

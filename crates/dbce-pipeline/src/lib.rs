@@ -83,10 +83,10 @@ pub fn run_stage1(
 pub type Progress<'a> = &'a (dyn Fn(&str, u64, u64) + Sync);
 
 /// Runs every stage locally on the current rayon pool: `read` in `world` shards, then `group`,
-/// `annotate`, `finish` and `index` on every partition, then `merge` (the CDXJ and
-/// `report.json`) in `out`.
+/// `annotate` (`annotate.tasks-per-partition` shards per partition), `finish` and `index` on
+/// every partition, then `merge` (the CDXJ and `report.json`) in `out`.
 /// Shards already done (by an earlier, interrupted run on the same work directory) are
-/// skipped. The output does not depend on `world` or the pool's size.
+/// skipped. The output does not depend on `world`, the tasks per partition or the pool's size.
 ///
 /// # Errors
 /// Fails as the steps do.
@@ -126,8 +126,8 @@ pub fn run_local(
         each(group::STAGE, partitions, &|p| {
             group::run_group(work, config, p)
         })?,
-        each(annotate::STAGE, partitions, &|p| {
-            annotate::run_annotate(work, config, p)
+        each(annotate::STAGE, config.annotate_shards(), &|shard| {
+            annotate::run_annotate(work, config, shard)
         })?,
         each(finish::STAGE, partitions, &|p| {
             finish::run_finish(work, config, p, out)

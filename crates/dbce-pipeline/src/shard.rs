@@ -32,9 +32,10 @@ pub(crate) enum PartitionStart {
     Run(Box<Manifest>),
 }
 
-/// The common start of a step over one partition: the `earlier` stages and `last` are complete
-/// with this configuration, `partition` exists, the stage's manifest is written (or matches), and
-/// the shard is not already done.
+/// The common start of a step over one partition (or for `annotate`, one task of one): the
+/// `earlier` stages and `last` are complete with this configuration, `shard` exists (one per
+/// partition, but for `annotate` one per task of each: [`Config::annotate_shards`]), the
+/// stage's manifest is written (or matches), and the shard is not already done.
 ///
 /// # Errors
 /// Fails when a required stage is incomplete or foreign, or the partition does not exist.
@@ -44,18 +45,23 @@ pub(crate) fn start_partition(
     stage: &'static str,
     earlier: &[&str],
     last: &str,
-    partition: u32,
+    shard: u32,
 ) -> Result<PartitionStart, StageError> {
     let fingerprint = config.fingerprint()?;
     for name in earlier {
         work.require_complete(name, &fingerprint)?;
     }
     let previous = work.require_complete(last, &fingerprint)?;
-    if partition >= config.lsh.partitions {
+    let shards = if stage == crate::work::ANNOTATE {
+        config.annotate_shards()
+    } else {
+        config.lsh.partitions
+    };
+    if shard >= shards {
         return Err(StageError::NoSuchShard {
             stage,
-            shard: partition,
-            shards: config.lsh.partitions,
+            shard,
+            shards,
         });
     }
     let inputs = previous.inputs.clone();
@@ -65,10 +71,10 @@ pub(crate) fn start_partition(
         fingerprint,
         config: config.clone(),
         inputs,
-        shards: config.lsh.partitions,
+        shards,
     })?;
-    if work.is_done(stage, partition) {
-        return Ok(PartitionStart::Done(work.report(stage, partition)?));
+    if work.is_done(stage, shard) {
+        return Ok(PartitionStart::Done(work.report(stage, shard)?));
     }
     Ok(PartitionStart::Run(Box::new(previous)))
 }

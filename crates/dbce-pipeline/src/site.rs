@@ -69,9 +69,9 @@ pub fn clean_site(
     let work = WorkDir::new(temp.path().join("work"));
     run_stage1(&work, config, std::slice::from_ref(&archive), 1)?;
     let mut by_id: BTreeMap<String, AnnotatedPage> = BTreeMap::new();
-    for partition in 0..config.lsh.partitions {
-        annotate::run_annotate(&work, config, partition)?;
-        let path = work.annotated_pages(partition);
+    for shard in 0..config.annotate_shards() {
+        annotate::run_annotate(&work, config, shard)?;
+        let path = work.annotated_pages(shard);
         for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
             let page = page?;
             by_id.insert(page.page.record_id.clone(), page);

@@ -172,7 +172,8 @@ impl WorkDir {
 
     /// `STAGE/spill/PART/WHAT-RUN.bin`: a sorted run of `what` (`group`'s band `rows`, the
     /// `heads` of `finish`'s and `index`'s pages, `finish`'s `cdxj` lines) while stage `stage`
-    /// sorts more of `partition`'s items than it holds in memory; removed once read.
+    /// sorts more of `partition`'s items (`annotate`: its shard's) than it holds in memory;
+    /// removed once read.
     pub fn spill(&self, stage: &str, partition: u32, what: &str, run: usize) -> PathBuf {
         self.path(stage, format!("spill/{partition:05}/{what}-{run:05}.bin"))
     }
@@ -182,9 +183,10 @@ impl WorkDir {
         self.path(GROUP, format!("buckets/{partition:05}.bin"))
     }
 
-    /// `annotate/pages/PART.bin`: the annotated pages of `partition`.
-    pub fn annotated_pages(&self, partition: u32) -> PathBuf {
-        self.path(ANNOTATE, format!("pages/{partition:05}.bin"))
+    /// `annotate/pages/SHARD.bin`: the pages annotate shard `shard` annotated (with one task
+    /// per partition, the shard is the partition).
+    pub fn annotated_pages(&self, shard: u32) -> PathBuf {
+        self.path(ANNOTATE, format!("pages/{shard:05}.bin"))
     }
 
     /// Writes `stage`'s manifest, or checks that the one there has the same settings.

@@ -125,7 +125,10 @@ pub fn write_report(
     let files = manifest.input_names();
     let mut overview = Overview::default();
     for partition in 0..manifest.config.lsh.partitions {
-        let pages = finish::annotated_pages(work, partition)?;
+        // By page id, as `finish` writes them; sorted in `WORK/report/spill/` beyond 2^18.
+        let pages = finish::AnnotatedPages::open(work, "report", partition, 1 << 18)?
+            .pages()?
+            .collect::<Result<Vec<_>, _>>()?;
         let buckets = group::read_buckets(work, partition)?;
         PartitionStep {
             fetcher: &fetcher,

@@ -41,12 +41,13 @@ enum Stage {
         #[command(flatten)]
         partition: PartitionArg,
     },
-    /// Stage 2: crosses, diffs and run classes of one partition's pages.
+    /// Stage 2: crosses, diffs and run classes of one partition's pages, or of one task's
+    /// share of them (`annotate.tasks-per-partition`).
     Annotate {
         #[command(flatten)]
         common: Common,
         #[command(flatten)]
-        partition: PartitionArg,
+        shard: AnnotateArg,
     },
     /// Stage 3, map: one partition's cleaned records (JSONL, WARC conversion records, CDXJ).
     Finish {
@@ -103,6 +104,42 @@ impl PartitionArg {
     }
 }
 
+/// Which shards of stage `annotate` a task takes: every task of a partition, or one shard.
+#[derive(Debug, clap::Args)]
+struct AnnotateArg {
+    #[command(flatten)]
+    partition: PartitionArg,
+    /// The shard, from 0: task K % T of partition K / T, where T is
+    /// `annotate.tasks-per-partition` (the one number a cluster engine's task id maps to;
+    /// default: every shard, or with `--partition` every task of that partition).
+    #[arg(long, conflicts_with = "partition")]
+    shard: Option<u32>,
+    /// Added to `--shard`, as `--partition-offset` to `--partition`.
+    #[arg(long, default_value_t = 0, requires = "shard")]
+    shard_offset: u32,
+}
+
+impl AnnotateArg {
+    fn shards(&self, config: &dbce_pipeline::Config) -> anyhow::Result<Vec<u32>> {
+        if let Some(shard) = self.shard {
+            let shard = shard
+                .checked_add(self.shard_offset)
+                .context("--shard plus --shard-offset overflows")?;
+            return Ok(vec![shard]);
+        }
+        let tasks = config.annotate.tasks_per_partition;
+        Ok(self
+            .partition
+            .partitions(config)?
+            .into_iter()
+            .flat_map(|p| {
+                let first = p.saturating_mul(tasks);
+                first..first.saturating_add(tasks)
+            })
+            .collect())
+    }
+}
+
 /// Where the stage writes its outputs.
 #[derive(Debug, clap::Args)]
 struct OutputArg {
@@ -144,30 +181,34 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 shard,
             )?]
         }
-        Stage::Group { common, partition } => {
-            each_partition(common, partition, |work, config, p| {
-                group::run_group(work, config, p)
-            })?
-        }
-        Stage::Annotate { common, partition } => {
-            each_partition(common, partition, |work, config, p| {
-                annotate::run_annotate(work, config, p)
-            })?
-        }
+        Stage::Group { common, partition } => each_shard(
+            common,
+            |config| partition.partitions(config),
+            group::run_group,
+        )?,
+        Stage::Annotate { common, shard } => each_shard(
+            common,
+            |config| shard.shards(config),
+            annotate::run_annotate,
+        )?,
         Stage::Finish {
             common,
             partition,
             output,
-        } => each_partition(common, partition, |work, config, p| {
-            finish::run_finish(work, config, p, &output.out)
-        })?,
+        } => each_shard(
+            common,
+            |config| partition.partitions(config),
+            |work, config, p| finish::run_finish(work, config, p, &output.out),
+        )?,
         Stage::Index {
             common,
             partition,
             output,
-        } => each_partition(common, partition, |work, config, p| {
-            index::run_index(work, config, p, &output.out)
-        })?,
+        } => each_shard(
+            common,
+            |config| partition.partitions(config),
+            |work, config, p| index::run_index(work, config, p, &output.out),
+        )?,
         Stage::Merge { common, output } => {
             let out = &output.out;
             let config = common.config.resolve()?;
@@ -198,16 +239,16 @@ pub(crate) fn exit_code<'a>(mut reasons: impl Iterator<Item = &'a SkipReason>) -
     }
 }
 
-/// Runs `step` on the partitions `partition` names, one after another.
-fn each_partition(
+/// Runs `step` on the shards (partitions, or annotate's shards) `shards` names, one after
+/// another.
+fn each_shard(
     common: &Common,
-    partition: &PartitionArg,
+    shards: impl FnOnce(&dbce_pipeline::Config) -> anyhow::Result<Vec<u32>>,
     step: impl Fn(&WorkDir, &dbce_pipeline::Config, u32) -> Result<StageReport, StageError>,
 ) -> anyhow::Result<Vec<StageReport>> {
     let config = common.config.resolve()?;
     let work = WorkDir::new(&common.work);
-    partition
-        .partitions(&config)?
+    shards(&config)?
         .into_iter()
         .map(|p| Ok(step(&work, &config, p)?))
         .collect()

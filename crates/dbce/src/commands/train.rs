@@ -85,8 +85,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
         )?;
         let before = labels.len();
         let pages_before = judged.len();
-        for partition in 0..config.lsh.partitions {
-            let path = work.annotated_pages(partition);
+        for shard in 0..config.annotate_shards() {
+            let path = work.annotated_pages(shard);
             for page in ArtifactReader::<AnnotatedPage>::open(&path, ANNOTATED)? {
                 let page = page?;
                 let (Some(training), Some(truth)) =

@@ -99,25 +99,51 @@ fn read_exits_1_when_records_could_not_be_read_and_2_for_a_file_without_records(
     assert!(!dir.path().join("notes/read/_done/00000").exists());
 }
 
+/// Issue #17 too: the stages run with three annotate tasks per partition (batches of at most
+/// 20 pages, so the larger sites are split) give the output of `dbce run` with one.
 #[test]
 fn every_stage_as_separate_tasks_gives_the_output_of_dbce_run() {
     let dir = tempfile::tempdir().unwrap();
     let archive = sample().join("sample.warc.gz");
+    let config = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let settings = "[lsh]\npartitions = 4\n[annotate]\nmax-site-pages = 20\n";
+    let one = config("one.toml", settings);
+    let fanned = config(
+        "fanned.toml",
+        &format!("{settings}tasks-per-partition = 3\n"),
+    );
     let reference = dir.path().join("reference");
     crate::run::run(
         &reference,
-        &[archive.to_str().unwrap(), "--shards", "1", "--threads", "1"],
+        &[
+            archive.to_str().unwrap(),
+            "--shards",
+            "1",
+            "--threads",
+            "1",
+            "--config",
+            one.to_str().unwrap(),
+        ],
     );
     let work = dir.path().join("work");
     let out = dir.path().join("out");
-    let stage = |args: &[&str]| {
-        let output = dbce()
+    let task = |args: &[&str]| {
+        dbce()
             .arg("stage")
             .args(args)
             .arg("--work")
             .arg(&work)
+            .arg("--config")
+            .arg(&fanned)
             .output()
-            .unwrap();
+            .unwrap()
+    };
+    let stage = |args: &[&str]| {
+        let output = task(args);
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
         stderr
@@ -125,18 +151,35 @@ fn every_stage_as_separate_tasks_gives_the_output_of_dbce_run() {
     let out_arg = out.to_str().unwrap();
     stage(&["read", archive.to_str().unwrap()]);
     stage(&["group"]);
-    stage(&["annotate"]);
+    // 4 partitions of 3 tasks: partition 0's all at once, then one shard per task, out of
+    // order, as an engine may run them.
+    let stderr = stage(&["annotate", "--partition", "0"]);
+    assert_eq!(
+        stderr.matches("dbce: annotate shard ").count(),
+        3,
+        "{stderr}"
+    );
+    for shard in (3..12).rev() {
+        let stderr = stage(&["annotate", "--shard", &shard.to_string()]);
+        assert!(
+            stderr.starts_with(&format!("dbce: annotate shard {shard}: ")),
+            "{stderr}"
+        );
+    }
+    assert_eq!(task(&["annotate", "--shard", "12"]).status.code(), Some(2));
     stage(&["finish", "--out", out_arg]);
     // The merge refuses to start before every partition is indexed.
     let early = dbce()
         .args(["stage", "merge", "--out", out_arg, "--work"])
         .arg(&work)
+        .arg("--config")
+        .arg(&fanned)
         .output()
         .unwrap();
     assert_eq!(early.status.code(), Some(2));
     assert!(!out.join("report.json").exists());
     // Partitions one task each, out of order, as an engine may run them.
-    for partition in (0..16).rev() {
+    for partition in (0..4).rev() {
         let stderr = stage(&[
             "index",
             "--partition",
