@@ -42,25 +42,28 @@ stage_index() {
   die "unknown stage '$1' (stages: ${STAGE_NAMES[*]})"
 }
 
-# Number of shards of stage index $1, from WORLD and PARTITIONS.
+# Number of shards of stage index $1, from WORLD, PARTITIONS and TASKS (annotate's tasks per
+# partition; 1 in the settings of runs submitted before it existed).
 stage_count() {
   case "${STAGE_KINDS[$1]}" in
   world) echo "$WORLD" ;;
   partitions) echo "$PARTITIONS" ;;
+  tasks) echo $((PARTITIONS * ${TASKS:-1})) ;;
   one) echo 1 ;;
   *) die "stage ${STAGE_NAMES[$1]}: unknown shard kind '${STAGE_KINDS[$1]}'" ;;
   esac
 }
 
-# lsh.partitions of the resolved configuration (dbce prints it as TOML).
-config_partitions() {
+# Setting $2 of section $1 of the resolved configuration (dbce prints it as TOML); empty if
+# the binary has no such setting.
+config_value() {
   local toml
   if [ -n "$CONFIG" ]; then
     toml=$("$DBCE_BIN" config show "$CONFIG") || die "dbce config show $CONFIG failed"
   else
     toml=$("$DBCE_BIN" config default) || die "dbce config default failed"
   fi
-  awk '/^\[/ {sec = $0} sec == "[lsh]" && $1 == "partitions" {print $3; exit}' <<<"$toml"
+  awk -v sec="[$1]" -v key="$2" '/^\[/ {s = $0} s == sec && $1 == key {print $3; exit}' <<<"$toml"
 }
 
 # The file whose existence says that shard $2 of stage index $1 is complete.
@@ -137,8 +140,8 @@ submit_stage() {
 write_settings() {
   {
     echo "# dbce run settings, written by scripts/slurm/submit.sh or resubmit.sh"
-    declare -p DBCE_BIN WORK OUT CONFIG WORLD PARTITIONS INPUTS LOGDIR STAGES_FILE THROTTLE \
-      MAX_ARRAY SBATCH_ARGS FIRST_STAGE LAST_STAGE | sed 's/^declare /declare -g /'
+    declare -p DBCE_BIN WORK OUT CONFIG WORLD PARTITIONS TASKS INPUTS LOGDIR STAGES_FILE \
+      THROTTLE MAX_ARRAY SBATCH_ARGS FIRST_STAGE LAST_STAGE | sed 's/^declare /declare -g /'
   } >"$SETTINGS.tmp"
   mv "$SETTINGS.tmp" "$SETTINGS"
 }

@@ -53,6 +53,8 @@ SETTINGS=$(realpath -m "$WORK")/slurm/settings.sh
 [ -f "$SETTINGS" ] || die "no $SETTINGS: was this work directory submitted with submit.sh?"
 # shellcheck source=/dev/null
 . "$SETTINGS"
+# Runs submitted before annotate's tasks per partition existed had one.
+TASKS=${TASKS:-1}
 
 # Later stages than submitted, and other sbatch arguments, become the run's settings.
 if [ -n "$NEW_OUT" ]; then OUT=$(realpath -m "$NEW_OUT"); fi

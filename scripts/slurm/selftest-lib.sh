@@ -1,14 +1,17 @@
 # shellcheck shell=bash
 # Shared by scripts/slurm/selftest.sh and scripts/spark/selftest.sh (sourced, not run): the
 # binary under test, the sample cut into several archives, a --config file with several
-# partitions, the local reference run and the byte-for-byte comparison with it.
+# partitions and several annotate tasks per partition, the local reference run and the
+# byte-for-byte comparison with it.
 # Callers set DIR (their scratch directory) and define log and die first.
 
 SELFTEST_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$SELFTEST_LIB/../.." && pwd)
 STAGE_TABLE=$SELFTEST_LIB/stages.txt
-WORLD=3      # read tasks (the sample is cut into 3 archives)
-PARTITIONS=4 # lsh.partitions, via a --config file
+WORLD=3       # read tasks (the sample is cut into 3 archives)
+PARTITIONS=4  # lsh.partitions, via a --config file
+TASKS=2       # annotate.tasks-per-partition: each partition's batches shared by two tasks
+SITE_PAGES=20 # annotate.max-site-pages: batches of at most 20 pages, the larger sites split
 
 # Sets BIN: $DBCE if given, else a fresh `cargo build --release -p dbce`. Sets STAGES (the
 # stages of stages.txt the binary has, in order), UNTIL (the last of them) and HAVE_RUN.
@@ -47,8 +50,11 @@ selftest_inputs() {
   touch "$DIR/.dbce-selftest"
   DIR=$(cd "$DIR" && pwd)
   CONFIG=$DIR/config.toml
-  printf '# selftest: %s partitions\n[lsh]\npartitions = %s\n' "$PARTITIONS" "$PARTITIONS" \
-    >"$CONFIG"
+  {
+    printf '# selftest: %s partitions, %s annotate tasks each\n' "$PARTITIONS" "$TASKS"
+    printf '[lsh]\npartitions = %s\n[annotate]\nmax-site-pages = %s\ntasks-per-partition = %s\n' \
+      "$PARTITIONS" "$SITE_PAGES" "$TASKS"
+  } >"$CONFIG"
   timeout 60 python3 - "$ROOT/testdata/sample/sample.warc.gz" "$DIR/input" "$WORLD" <<'EOF'
 import sys, zlib
 src, out, parts = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -88,12 +94,18 @@ selftest_reference() {
   fi
   for name in "${STAGES[@]}"; do
     read -r kind extra < <(awk -v s="$name" '!/^#/ && $1 == s {print $2, $3}' "$STAGE_TABLE")
-    case "$kind" in world) n=$WORLD ;; partitions) n=$PARTITIONS ;; *) n=1 ;; esac
+    case "$kind" in
+    world) n=$WORLD ;;
+    partitions) n=$PARTITIONS ;;
+    tasks) n=$((PARTITIONS * TASKS)) ;;
+    *) n=1 ;;
+    esac
     for ((k = 0; k < n; k++)); do
       args=(stage "$name" --work "$REF/work" --config "$CONFIG")
       case "$kind" in
       world) args+=(--rank "$k" --world "$WORLD") ;;
       partitions) args+=(--partition "$k") ;;
+      tasks) args+=(--shard "$k") ;;
       esac
       case "$extra" in inputs) args+=("${INPUTS[@]}") ;; out) args+=(--out "$REF/out") ;; esac
       rc=0

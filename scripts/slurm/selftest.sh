@@ -75,7 +75,7 @@ submit() { # $1: run directory; then extra arguments of submit.sh
 
 # ---------------------------------------------------------------- 1. the pipeline
 A=$DIR/run-ok
-log "check 1: submit ${STAGES[*]} (read $WORLD tasks, $PARTITIONS partitions, arrays of at most $MAX_ARRAY)"
+log "check 1: submit ${STAGES[*]} (read $WORLD tasks, $PARTITIONS partitions of $TASKS annotate tasks, arrays of at most $MAX_ARRAY)"
 T=$SECONDS
 submit "$A" >/dev/null 2>"$DIR/submit-ok.log" || {
   cat "$DIR/submit-ok.log"

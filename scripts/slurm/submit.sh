@@ -6,7 +6,8 @@
 #   --work DIR         the run's work directory (shared by all nodes)
 #   --out DIR          output directory (needed by the stages that write it: finish, index, merge)
 #   --world N          read tasks: task R reads the inputs whose index is R mod N (default 1)
-#   --config FILE      dbce configuration; its lsh.partitions sets the partition stages' size
+#   --config FILE      dbce configuration; its lsh.partitions sets the partition stages' size,
+#                      times annotate.tasks-per-partition for annotate
 #   --dbce BIN         the dbce binary, on a path every node sees (default: $DBCE, else `dbce`)
 #   --throttle K       at most K tasks of an array run at once: --array=...%K (default 100;
 #                      0: no limit). A stage split into several arrays gets K per array.
@@ -89,8 +90,12 @@ for ((i = FIRST; i <= LAST; i++)); do
   inputs) [ ${#INPUTS[@]} -gt 0 ] || die "stage ${STAGE_NAMES[$i]} needs INPUT files" ;;
   esac
 done
-PARTITIONS=$(config_partitions)
+PARTITIONS=$(config_value lsh partitions)
 [[ $PARTITIONS =~ ^[1-9][0-9]*$ ]] || die "cannot read lsh.partitions from the configuration"
+# A binary older than the setting has one annotate task per partition.
+TASKS=$(config_value annotate tasks-per-partition)
+TASKS=${TASKS:-1}
+[[ $TASKS =~ ^[1-9][0-9]*$ ]] || die "cannot read annotate.tasks-per-partition from the configuration"
 if [ -z "$MAX_ARRAY" ]; then
   if [ "$DRY_RUN" = 1 ]; then MAX_ARRAY=1001; else MAX_ARRAY=$(cluster_max_array); fi
 fi
@@ -108,7 +113,7 @@ wait for them or scancel them first"
   write_settings
 fi
 
-log "work $WORK, $WORLD read tasks, $PARTITIONS partitions, arrays below $MAX_ARRAY, throttle ${THROTTLE:-none}"
+log "work $WORK, $WORLD read tasks, $PARTITIONS partitions ($TASKS annotate tasks each), arrays below $MAX_ARRAY, throttle ${THROTTLE:-none}"
 deps=""
 for ((i = FIRST; i <= LAST; i++)); do
   count=$(stage_count "$i")

@@ -3,7 +3,8 @@
 #
 # usage (by submit.sh / resubmit.sh): sbatch --array=... task.sh SETTINGS STAGE OFFSET
 #   SETTINGS  the run's settings file (WORK/slurm/settings.sh, written by submit.sh): the dbce
-#             binary, work and output directories, config, world, partitions, inputs, and the
+#             binary, work and output directories, config, world, partitions, annotate tasks
+#             per partition, inputs, and the
 #             stage table (a copy of stages.txt) that says how STAGE takes its shard
 #   OFFSET    added to the array index, because arrays are capped at MaxArraySize (often 1001):
 #             a stage with more shards is split into several arrays with offsets 0, M, 2M, ...
@@ -35,6 +36,7 @@ read -r KIND EXTRA DONE < <(awk -v s="$STAGE" '!/^#/ && $1 == s {print $2, $3, $
 case "${KIND:-}" in
 world) COUNT=$WORLD ;;
 partitions) COUNT=$PARTITIONS ;;
+tasks) COUNT=$((PARTITIONS * ${TASKS:-1})) ;;
 one) COUNT=1 ;;
 *)
   echo "task.sh: stage '$STAGE' is not in $STAGES_FILE" >&2
@@ -51,6 +53,7 @@ if [ -n "$CONFIG" ]; then ARGS+=(--config "$CONFIG"); fi
 case "$KIND" in
 world) ARGS+=(--rank "$K" --world "$WORLD") ;;
 partitions) ARGS+=(--partition "$K") ;;
+tasks) ARGS+=(--shard "$K") ;;
 esac
 case "$EXTRA" in
 out) ARGS+=(--out "$OUT") ;;

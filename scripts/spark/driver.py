@@ -1,7 +1,7 @@
 """Run dbce's staged pipeline on Apache Spark: one Spark task per shard, stage after stage.
 
 Each stage of scripts/slurm/stages.txt (read, group, annotate, finish, index, merge) becomes one Spark
-job over `range(shards)` with one element per partition; every task runs the same subcommand a
+job over `range(shards)` with one element per shard (for annotate: per task of a partition); every task runs the same subcommand a
 Slurm array task runs (`dbce stage STAGE --work W ...` through subprocess), so the binary does
 the work and Spark only schedules. A stage starts when every task of the previous one has
 succeeded; a task that fails (dbce exit 2 or worse, or no done marker) fails the stage, and the
@@ -52,11 +52,12 @@ def done_path(a: argparse.Namespace, name: str, done: str, k: int) -> Path:
     return Path(a.work) / name / "_done" / f"{k:05d}"
 
 
-def config_partitions(dbce: str, config: str | None) -> int:
-    """lsh.partitions of the resolved configuration, as dbce prints it."""
+def config_shards(dbce: str, config: str | None) -> tuple[int, int]:
+    """lsh.partitions and annotate.tasks-per-partition of the resolved configuration, as dbce
+    prints it (a binary older than the setting has one annotate task per partition)."""
     cmd = [dbce, "config", "show", config] if config else [dbce, "config", "default"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return int(tomllib.loads(out)["lsh"]["partitions"])
+    out = tomllib.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    return int(out["lsh"]["partitions"]), int(out["annotate"].get("tasks-per-partition", 1))
 
 
 def shard_command(a: argparse.Namespace, name: str, kind: str, extra: str, k: int) -> list[str]:
@@ -68,6 +69,8 @@ def shard_command(a: argparse.Namespace, name: str, kind: str, extra: str, k: in
         cmd += ["--rank", str(k), "--world", str(a.world)]
     elif kind == "partitions":
         cmd += ["--partition", str(k)]
+    elif kind == "tasks":
+        cmd += ["--shard", str(k)]
     if extra == "out":
         cmd += ["--out", a.out]
     elif extra == "inputs":
@@ -107,7 +110,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--work", required=True, help="the run's work directory (shared)")
     ap.add_argument("--out", help="output directory (finish, index, merge)")
     ap.add_argument("--world", type=int, default=1, help="read tasks (default 1)")
-    ap.add_argument("--config", help="dbce configuration (its lsh.partitions sizes the merges)")
+    ap.add_argument("--config", help="dbce configuration (its lsh.partitions sizes the merges, "
+                    "times annotate.tasks-per-partition for annotate)")
     ap.add_argument("--from", dest="first", help="first stage (default: the first)")
     ap.add_argument("--until", help="last stage (default: the last)")
     ap.add_argument("--stages", type=Path, default=DEFAULT_STAGES, help="the stage table")
@@ -144,8 +148,8 @@ def select_stages(a: argparse.Namespace) -> list[Stage]:
 def main(argv: list[str]) -> int:
     a = parse_args(argv)
     stages = select_stages(a)
-    partitions = config_partitions(a.dbce, a.config)
-    counts = {"world": a.world, "partitions": partitions, "one": 1}
+    partitions, tasks = config_shards(a.dbce, a.config)
+    counts = {"world": a.world, "partitions": partitions, "tasks": partitions * tasks, "one": 1}
     fail = os.environ.get("DBCE_SELFTEST_FAIL", "")
 
     from pyspark.sql import SparkSession

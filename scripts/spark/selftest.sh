@@ -136,7 +136,7 @@ run_driver() { # log file, run directory
 
 # ---------------------------------------------------------------- 1. the pipeline
 A=$DIR/run-ok
-log "check 1: driver over ${STAGES[*]} (read $WORLD tasks, $PARTITIONS partitions)"
+log "check 1: driver over ${STAGES[*]} (read $WORLD tasks, $PARTITIONS partitions of $TASKS annotate tasks)"
 T=$SECONDS
 run_driver "$DIR/driver-ok.log" "$A" || {
   grep -v '^\s*at ' "$DIR/driver-ok.log" | tail -30
