@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dbce_annotate::UrlKey;
 
-use dbce_page::{PageId, PageRef, position};
+use dbce_page::{PageId, PageRef};
 
 /// Which batch each page of a partition goes to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,40 +161,6 @@ pub struct BatchBuckets {
     pub members: Vec<Vec<usize>>,
     /// Pages of the batch that share a bucket with a page of another part of their site.
     pub cut: BTreeSet<PageId>,
-}
-
-impl Batches {
-    /// The buckets of one batch's `pages` (sorted by id) among a partition's `buckets` (each
-    /// as its pages' ids), streamed.
-    ///
-    /// # Errors
-    /// The first error `buckets` gives.
-    pub fn buckets_of<E>(
-        &self,
-        pages: &[PageRef],
-        buckets: impl IntoIterator<Item = Result<Vec<PageId>, E>>,
-    ) -> Result<BatchBuckets, E> {
-        let mut kept = BatchBuckets::default();
-        for bucket in buckets {
-            let bucket = bucket?;
-            let found: Vec<usize> = bucket
-                .iter()
-                .filter_map(|&id| position(pages, id))
-                .collect();
-            if found.is_empty() {
-                continue;
-            }
-            if found.len() < bucket.len() {
-                // Buckets are per site: the others are pages of other parts of a split site.
-                let split = found.iter().filter(|&&i| self.is_split(&pages[i].site.0));
-                kept.cut.extend(split.map(|&i| pages[i].page));
-            }
-            if found.len() >= 2 {
-                kept.members.push(found);
-            }
-        }
-        Ok(kept)
-    }
 }
 
 /// The parts of each site of `large_pages()` (see [`Batches::plan`]): one pass counts each

@@ -26,12 +26,16 @@
 
 mod alone;
 mod batches;
+mod by_batch;
 mod draft;
 mod plan;
 mod record;
+#[cfg(test)]
+mod test_pages;
 
 pub use alone::{ExtractError, ExtractedPage, decode_page, extract_page};
 pub use batches::{BatchBuckets, Batches};
+pub use by_batch::{Batch, BatchCursor, BucketsByBatch, PageBatches, PagesByBatch, SortLimits};
 pub use draft::{Draft, PageAnnotator};
 pub use plan::{PlannedCross, page_types, plan_crosses};
 pub use record::{AnnotatedPage, CrossMembers, EmptyReason, Method, RunLabel, TrainingRuns};

@@ -18,7 +18,10 @@ use std::path::PathBuf;
 
 use dbce_annotate::{UrlKey, WordId};
 use dbce_dom::Document;
-use dbce_extract::{AnnotatedPage, Batches, Draft, PageAnnotator, page_types, plan_crosses};
+use dbce_extract::{
+    AnnotatedPage, Batch, BatchCursor, Batches, BucketsByBatch, Draft, PageAnnotator, PagesByBatch,
+    SortLimits, page_types, plan_crosses,
+};
 use rayon::prelude::*;
 
 use crate::doms::{DomStore, PackedDom};
@@ -29,12 +32,12 @@ use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{ClassifyMethod, Config, SkipReason, StageError, StageReport};
 use dbce_artifact::{ArtifactError, ArtifactKind, ArtifactReader, ArtifactWriter};
-use dbce_artifact::{BatchedItems, ItemSlots, Sorted, SpillSorter};
+use dbce_artifact::{BatchedItems, ItemSlots, SpillSorter};
 use dbce_forest::RandomForest;
 use dbce_learn::judge::Judge;
 use dbce_learn::reclassify::{PageRuns, reclassify};
 use dbce_page::PageFetcher;
-use dbce_page::{FileId, PageId, PageRef, position};
+use dbce_page::{PageId, PageRef, position};
 
 /// The stage's name and directory.
 pub const STAGE: &str = crate::work::ANNOTATE;
@@ -81,13 +84,18 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
-    // Where each page's words and DOM lie, sorted by its batch: neither the items nor their
-    // places are all held, whatever the partition's size.
-    let (page_batches, batch_pages) = page_batches(work, shard, &page_files, &batches)?;
+    // Each page's batch, and the pages, their words, DOMs and buckets sorted by batch: none
+    // of them is all held, whatever the partition's size, and each pass reads only its own.
     let runs = |what: &'static str| {
         let work = work.clone();
         move |sort: &str, run| work.spill(STAGE, shard, &format!("{what}-{sort}"), run)
     };
+    let (page_batches, batch_pages) = PagesByBatch::sort(
+        partition_pages(&page_files),
+        &batches,
+        SORT_LIMITS,
+        runs("pages"),
+    )?;
     let word_places = WordPlaces::sort(
         (0..read.shards)
             .map(|rank| work.read_words(partition, rank))
@@ -95,7 +103,7 @@ pub fn run_annotate(
         read::WORDS,
         page_batches.iter()?,
         |&page: &PageId| page,
-        PLACES_IN_MEMORY,
+        SORT_LIMITS.places,
         runs("words"),
     )?;
     let dom_places = DomStore::places(
@@ -103,33 +111,26 @@ pub fn run_annotate(
             .map(|rank| work.read_doms(partition, rank))
             .collect(),
         page_batches.iter()?,
-        PLACES_IN_MEMORY,
+        SORT_LIMITS.places,
         runs("doms"),
     )?;
+    let buckets = group::buckets(work, partition)?.map(|b| b.map(|b| b.pages));
+    let buckets =
+        BucketsByBatch::sort(buckets, &page_batches, SORT_LIMITS.places, runs("buckets"))?;
     drop(page_batches);
     let (mut word_batches, mut dom_batches) = (word_places.batches()?, dom_places.batches()?);
     let fetcher = page_fetcher(read.inputs, config);
     let path = work.annotated_pages(shard);
     let mut out = ArtifactWriter::create(&path, ANNOTATED)?;
     // A batch of sites at a time: only one batch's pages, buckets and crosses are held.
-    let mut batch_pages = batch_pages.iter()?.peekable();
+    let mut cursor = BatchCursor::new(&batch_pages, &buckets)?;
     for batch in batches.taken() {
-        let mut pages: Vec<PageRef> = Vec::new();
-        while let Some(next) = batch_pages.peek() {
-            if matches!(next, Ok(BatchPage { batch: b, .. }) if *b != batch as u64) {
-                break;
-            }
-            if let Some(next) = batch_pages.next() {
-                pages.push(next?.page);
-            }
-        }
-        // By id (`position` finds pages by binary search, and they came sorted), one copy of
-        // each.
-        let before = pages.len();
-        pages.dedup_by_key(|p| p.page);
-        (pages.len()..before).for_each(|_| report.skip(SkipReason::DuplicateRecord));
-        let buckets = group::buckets(work, partition)?.map(|b| b.map(|b| b.pages));
-        let buckets = batches.buckets_of(&pages, buckets)?;
+        let Batch {
+            pages,
+            duplicates,
+            buckets,
+        } = cursor.take(batch as u64, &batches)?;
+        (0..duplicates).for_each(|_| report.skip(SkipReason::DuplicateRecord));
         let crosses = plan_crosses(
             &pages,
             &buckets.members,
@@ -202,118 +203,27 @@ type WordStore = ItemSlots<read::PageWords>;
 /// id), sorted by the batch of its page.
 type WordPlaces = BatchedItems<read::PageWords, PageId>;
 
-/// Items one of annotate's sorts holds in memory before it spills a run: places of words or
-/// DOMs (~32 bytes each), page batches (~24), URL keys of large sites (~150 with their site).
-const PLACES_IN_MEMORY: usize = 1 << 18;
-
-/// A page with the batch it goes to; ordered by batch, then as a batch's pages are taken (id,
-/// input file, offset).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-struct BatchPage {
-    batch: u64,
-    page: PageRef,
-}
-
-impl BatchPage {
-    fn key(&self) -> (u64, PageId, FileId, u64) {
-        (
-            self.batch,
-            self.page.page,
-            self.page.source.file,
-            self.page.source.offset,
-        )
-    }
-}
-
-impl PartialEq for BatchPage {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for BatchPage {}
-
-impl PartialOrd for BatchPage {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for BatchPage {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key().cmp(&other.key())
-    }
-}
-
-/// Each page's batch, by page id.
-type PageBatches = Sorted<(PageId, u64)>;
-
-/// Pages a sort holds in memory before it spills a run (~1 KB each with their signatures).
-const PAGES_IN_MEMORY: usize = 1 << 14;
-
-/// In one pass over a partition's `page_files`: the batch of every page of the `batches` taken,
-/// sorted by page id, and those pages sorted by batch (so each pass takes its own without
-/// reading every page again), both spilled to disk beyond a bound (in shard `shard`'s folder).
-fn page_batches(
-    work: &WorkDir,
-    shard: u32,
-    page_files: &[PathBuf],
-    batches: &Batches,
-) -> Result<(PageBatches, Sorted<BatchPage>), StageError> {
-    let spill = work.clone();
-    let mut by_id = SpillSorter::new(PAGE_BATCHES, PLACES_IN_MEMORY, move |run| {
-        spill.spill(STAGE, shard, "page-batches", run)
-    });
-    let spill = work.clone();
-    let mut by_batch = SpillSorter::new(BATCH_PAGES, PAGES_IN_MEMORY, move |run| {
-        spill.spill(STAGE, shard, "batch-pages", run)
-    });
-    for path in page_files {
-        for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
-            let page = page?;
-            if let Some(batch) = batches.batch_of(&page) {
-                let batch = batch as u64;
-                by_id.push((page.page, batch))?;
-                by_batch.push(BatchPage { batch, page })?;
-            }
-        }
-    }
-    Ok((by_id.sorted()?, by_batch.sorted()?))
-}
-
-/// Runs of [`page_batches`]: page ids with their batches.
-const PAGE_BATCHES: ArtifactKind = ArtifactKind {
-    tag: *b"PBAT",
-    version: 1,
-};
-/// Runs of [`page_batches`]: pages with their batches.
-const BATCH_PAGES: ArtifactKind = ArtifactKind {
-    tag: *b"BPAG",
-    version: 1,
+/// Items annotate's sorts hold in memory before they spill a run: pages with their
+/// signatures (~1 KB each); places of words, DOMs or pages in buckets (~32–40 bytes each),
+/// page batches (~24), URL keys of large sites (~150 with their site).
+const SORT_LIMITS: SortLimits = SortLimits {
+    pages: 1 << 14,
+    places: 1 << 18,
 };
 
 /// The batches of a partition whose pages are in `page_files` (one pass to count each site's
 /// pages; if a site is above the bound, a second that sorts its pages' URL keys, spilling
-/// beyond [`PLACES_IN_MEMORY`] in `shard`'s folder, for [`Batches::plan`] to cut into parts).
+/// beyond [`SORT_LIMITS`] in `shard`'s folder, for [`Batches::plan`] to cut into parts).
 fn plan_batches(
     work: &WorkDir,
     shard: u32,
     page_files: &[PathBuf],
     config: &Config,
 ) -> Result<Batches, StageError> {
-    let each_page = |f: &mut dyn FnMut(PageRef) -> Result<(), StageError>| {
-        for path in page_files {
-            for page in ArtifactReader::<PageRef>::open(path, PAGES)? {
-                f(page?)?;
-            }
-        }
-        Ok::<_, StageError>(())
-    };
     let mut pages_per_site: BTreeMap<String, u64> = BTreeMap::new();
-    each_page(&mut |page| {
-        *pages_per_site.entry(page.site.0).or_default() += 1;
-        Ok(())
-    })?;
+    for page in partition_pages(page_files) {
+        *pages_per_site.entry(page?.site.0).or_default() += 1;
+    }
     let max_pages = config.annotate.max_site_pages;
     let large: BTreeSet<&String> = pages_per_site
         .iter()
@@ -323,15 +233,15 @@ fn plan_batches(
     let mut urls = None;
     if !large.is_empty() {
         let spill = work.clone();
-        let mut sorter = SpillSorter::new(LARGE_SITE_URLS, PLACES_IN_MEMORY, move |run| {
+        let mut sorter = SpillSorter::new(LARGE_SITE_URLS, SORT_LIMITS.places, move |run| {
             spill.spill(STAGE, shard, "large-site-urls", run)
         });
-        each_page(&mut |page| {
+        for page in partition_pages(page_files) {
+            let page = page?;
             if large.contains(&page.site.0) {
                 sorter.push((page.site.0, UrlKey::of(&page.url), page.page))?;
             }
-            Ok(())
-        })?;
+        }
         urls = Some(sorter.sorted()?);
     }
     Batches::plan(&pages_per_site, max_pages, || {
@@ -343,6 +253,18 @@ fn plan_batches(
                 .into_iter()
                 .flatten(),
         )
+    })
+}
+
+/// The pages of a partition whose page files are `page_files`, file after file.
+fn partition_pages(page_files: &[PathBuf]) -> impl Iterator<Item = Result<PageRef, StageError>> {
+    page_files.iter().flat_map(|path| {
+        let pages: Box<dyn Iterator<Item = _>> = match ArtifactReader::<PageRef>::open(path, PAGES)
+        {
+            Ok(reader) => Box::new(reader.map(|page| page.map_err(StageError::from))),
+            Err(error) => Box::new(std::iter::once(Err(error.into()))),
+        };
+        pages
     })
 }
 
