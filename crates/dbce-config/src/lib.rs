@@ -24,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use sha1::{Digest as _, Sha1};
 
 /// Everything that affects what the stages produce. Paths, thread counts and shard numbers are
-/// not here: they must not change the output.
+/// not here: they must not change the output. The one exception, `annotate.tasks-per-partition`
+/// (the engines read it from the configuration as they read `lsh.partitions`), does not change
+/// it either and is left out of [`Config::fingerprint`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Config {
