@@ -69,9 +69,14 @@ impl Compactor<'_> {
             };
             frame.next_child = node.next_sibling;
             match &node.data {
-                RawData::Text(text) => self.add_text(text),
-                RawData::Element { name, attrs, .. } => {
-                    self.add_element(&name.local, attrs, node.first_child);
+                RawData::Text { first, more, .. } => {
+                    self.add_text(first);
+                    self.raw
+                        .pieces(*more)
+                        .for_each(|piece| self.add_text(piece));
+                }
+                RawData::Element { local, attrs, .. } => {
+                    self.add_element(local, attrs, node.first_child);
                 }
                 RawData::Document => {}
             }

@@ -1,7 +1,7 @@
 //! The tree as html5ever builds it, before sanitising: a flat arena with sibling links.
 
 use html5ever::tendril::StrTendril;
-use html5ever::{Attribute, QualName};
+use html5ever::{Attribute, LocalName};
 
 use crate::node::NONE;
 
@@ -21,26 +21,54 @@ pub(crate) struct RawNode {
 pub(crate) enum RawData {
     Document,
     Element {
-        name: QualName,
+        /// The local name; the namespace only matters to the rules, applied at creation.
+        local: LocalName,
         attrs: Vec<Attribute>,
         /// Nothing may be appended (`<svg>`).
         empty: bool,
         /// Its start tag makes the parser scan the stack of open elements.
         scans: bool,
     },
-    Text(StrTendril),
+    /// A text node: its first piece, and the first and last of the pieces the parser appended
+    /// to it since (in [`RawTree::pieces`], `NONE` when there are none). Pieces are kept apart
+    /// rather than copied together, as [`crate::compact`] copies the text once anyway.
+    Text {
+        first: StrTendril,
+        more: u32,
+        last: u32,
+    },
+}
+
+/// A piece of text appended to a text node, and the next piece of that node (`NONE`: none).
+pub(crate) struct Piece {
+    text: StrTendril,
+    next: u32,
 }
 
 /// The arena the parser fills. Node 0 is the document.
 pub(crate) struct RawTree {
     pub(crate) nodes: Vec<RawNode>,
+    pieces: Vec<Piece>,
 }
 
 impl RawTree {
-    pub(crate) fn new() -> Self {
+    /// An arena with room for `capacity` nodes before it grows.
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        let mut nodes = Vec::with_capacity(capacity.max(1));
+        nodes.push(RawNode::new(RawData::Document));
         Self {
-            nodes: vec![RawNode::new(RawData::Document)],
+            nodes,
+            pieces: Vec::new(),
         }
+    }
+
+    /// Adds a text node holding `text`; returns its id.
+    pub(crate) fn push_text(&mut self, text: StrTendril) -> u32 {
+        self.push(RawData::Text {
+            first: text,
+            more: NONE,
+            last: NONE,
+        })
     }
 
     pub(crate) fn push(&mut self, data: RawData) -> u32 {
@@ -60,12 +88,30 @@ impl RawTree {
         )
     }
 
-    /// The text node `id`, if it is one.
-    pub(crate) fn text_mut(&mut self, id: u32) -> Option<&mut StrTendril> {
+    /// Appends `text` to node `id` if it is a text node; gives `text` back if it is not.
+    pub(crate) fn append_to_text(&mut self, id: u32, text: StrTendril) -> Result<(), StrTendril> {
+        let piece = crate::node::to_u32(self.pieces.len());
         match self.nodes.get_mut(id as usize).map(|n| &mut n.data) {
-            Some(RawData::Text(text)) => Some(text),
-            _ => None,
+            Some(RawData::Text { more, last, .. }) => {
+                let before = std::mem::replace(last, piece);
+                if before == NONE {
+                    *more = piece;
+                } else {
+                    self.pieces[before as usize].next = piece;
+                }
+            }
+            _ => return Err(text),
         }
+        self.pieces.push(Piece { text, next: NONE });
+        Ok(())
+    }
+
+    /// The pieces of text after the first one of a text node, from the first appended, `more`.
+    pub(crate) fn pieces(&self, more: u32) -> impl Iterator<Item = &str> {
+        std::iter::successors(self.pieces.get(more as usize), |p| {
+            self.pieces.get(p.next as usize)
+        })
+        .map(|p| &*p.text)
     }
 
     /// Whether `id` is an element whose start tag scans the stack and that is deeper than
@@ -163,10 +209,10 @@ mod tests {
 
     #[test]
     fn link_and_detach_keep_sibling_lists_consistent() {
-        let mut tree = RawTree::new();
-        let a = tree.push(RawData::Text("a".into()));
-        let b = tree.push(RawData::Text("b".into()));
-        let c = tree.push(RawData::Text("c".into()));
+        let mut tree = RawTree::with_capacity(4);
+        let a = tree.push_text("a".into());
+        let b = tree.push_text("b".into());
+        let c = tree.push_text("c".into());
         tree.link_last(0, a);
         tree.link_last(0, c);
         tree.link_before(c, b);
@@ -178,5 +224,26 @@ mod tests {
         tree.detach(c);
         assert!(children(&tree, 0).is_empty());
         assert_eq!(tree.nodes[0].last_child, NONE);
+    }
+
+    #[test]
+    fn text_pieces_come_back_in_the_order_appended() {
+        let mut tree = RawTree::with_capacity(0);
+        let a = tree.push_text("one".into());
+        let b = tree.push_text("two".into());
+        for (id, piece) in [(a, " 1a"), (b, " 2a"), (a, " 1b"), (a, " 1c")] {
+            assert!(tree.append_to_text(id, piece.into()).is_ok());
+        }
+        let element = tree.push(RawData::Document);
+        assert!(tree.append_to_text(element, "x".into()).is_err());
+        assert!(tree.append_to_text(NONE, "x".into()).is_err());
+        let text = |id: u32| match &tree.nodes[id as usize].data {
+            RawData::Text { first, more, .. } => std::iter::once(&**first)
+                .chain(tree.pieces(*more))
+                .collect::<String>(),
+            _ => String::new(),
+        };
+        assert_eq!(text(a), "one 1a 1b 1c");
+        assert_eq!(text(b), "two 2a");
     }
 }
