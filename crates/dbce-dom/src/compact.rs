@@ -18,8 +18,8 @@ pub(crate) fn compact(raw: &RawTree, config: &SanitizeConfig, report: ParseRepor
         doc: Document {
             nodes: Vec::with_capacity(raw.nodes.len()),
             attrs: Vec::new(),
-            text: String::new(),
-            names: String::new(),
+            text: String::with_capacity(raw.text_bytes),
+            names: String::with_capacity(raw.name_bytes),
             report,
         },
         open: Vec::new(),

@@ -49,6 +49,10 @@ pub(crate) struct Piece {
 pub(crate) struct RawTree {
     pub(crate) nodes: Vec<RawNode>,
     pieces: Vec<Piece>,
+    /// Bytes of all text stored, and of all element names, attribute names and values: what
+    /// [`crate::compact`] copies at most, so it can make room once.
+    pub(crate) text_bytes: usize,
+    pub(crate) name_bytes: usize,
 }
 
 impl RawTree {
@@ -59,11 +63,14 @@ impl RawTree {
         Self {
             nodes,
             pieces: Vec::new(),
+            text_bytes: 0,
+            name_bytes: 0,
         }
     }
 
     /// Adds a text node holding `text`; returns its id.
     pub(crate) fn push_text(&mut self, text: StrTendril) -> u32 {
+        self.text_bytes += text.len();
         self.push(RawData::Text {
             first: text,
             more: NONE,
@@ -72,6 +79,9 @@ impl RawTree {
     }
 
     pub(crate) fn push(&mut self, data: RawData) -> u32 {
+        if let RawData::Element { local, attrs, .. } = &data {
+            self.name_bytes += local.len() + attr_bytes(attrs);
+        }
         self.nodes.push(RawNode::new(data));
         crate::node::to_u32(self.nodes.len() - 1)
     }
@@ -102,6 +112,7 @@ impl RawTree {
             }
             _ => return Err(text),
         }
+        self.text_bytes += text.len();
         self.pieces.push(Piece { text, next: NONE });
         Ok(())
     }
@@ -177,6 +188,14 @@ impl RawTree {
             self.nodes[prev as usize].next_sibling = child;
         }
     }
+}
+
+/// Bytes of the names and values of `attrs`.
+pub(crate) fn attr_bytes(attrs: &[Attribute]) -> usize {
+    attrs
+        .iter()
+        .map(|a| a.name.local.len() + a.value.len())
+        .sum()
 }
 
 impl RawNode {

@@ -15,7 +15,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, QualName, local_name, ns};
 
 use crate::node::NONE;
-use crate::raw::{RawData, RawTree};
+use crate::raw::{RawData, RawTree, attr_bytes};
 use crate::rules::{DropReason, ElementRule, element_rule, scans_open_elements};
 
 /// First virtual id; real ids are below it (the arena never holds 2^32 nodes).
@@ -303,11 +303,14 @@ impl TreeSink for Sink {
         if let Some(RawData::Element { attrs: have, .. }) =
             tree.nodes.get_mut(t as usize).map(|n| &mut n.data)
         {
+            let before = have.len();
             for attr in attrs {
                 if !have.iter().any(|a| a.name == attr.name) {
                     have.push(attr);
                 }
             }
+            let added = attr_bytes(&have[before..]);
+            tree.name_bytes += added;
         }
     }
 
