@@ -84,12 +84,7 @@ fn parse_with(
     }
     // Real ids must stay below the `NONE` marker.
     let max_nodes = config.max_nodes.min(u32::MAX - 1);
-    let sink = Sink::new(
-        input.len(),
-        max_nodes as usize,
-        config.max_block_depth,
-        keep_noscript,
-    );
+    let sink = Sink::new(max_nodes as usize, config.max_block_depth, keep_noscript);
     let mut parser = parse_document(sink, parse_opts(!keep_noscript));
     let mut fed = 0;
     while fed < input.len() {

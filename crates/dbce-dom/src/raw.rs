@@ -56,12 +56,9 @@ pub(crate) struct RawTree {
 }
 
 impl RawTree {
-    /// An arena with room for `capacity` nodes before it grows.
-    pub(crate) fn with_capacity(capacity: usize) -> Self {
-        let mut nodes = Vec::with_capacity(capacity.max(1));
-        nodes.push(RawNode::new(RawData::Document));
+    pub(crate) fn new() -> Self {
         Self {
-            nodes,
+            nodes: vec![RawNode::new(RawData::Document)],
             pieces: Vec::new(),
             text_bytes: 0,
             name_bytes: 0,
@@ -228,7 +225,7 @@ mod tests {
 
     #[test]
     fn link_and_detach_keep_sibling_lists_consistent() {
-        let mut tree = RawTree::with_capacity(4);
+        let mut tree = RawTree::new();
         let a = tree.push_text("a".into());
         let b = tree.push_text("b".into());
         let c = tree.push_text("c".into());
@@ -247,7 +244,7 @@ mod tests {
 
     #[test]
     fn text_pieces_come_back_in_the_order_appended() {
-        let mut tree = RawTree::with_capacity(0);
+        let mut tree = RawTree::new();
         let a = tree.push_text("one".into());
         let b = tree.push_text("two".into());
         for (id, piece) in [(a, " 1a"), (b, " 2a"), (a, " 1b"), (a, " 1c")] {

@@ -21,12 +21,6 @@ use crate::rules::{DropReason, ElementRule, element_rule, scans_open_elements};
 /// First virtual id; real ids are below it (the arena never holds 2^32 nodes).
 const VIRTUAL_BASE: u64 = 1 << 32;
 
-/// The arena is made room for one node per this many bytes of input before parsing, so that it
-/// seldom grows (and copies itself) while the parser fills it: the median page of the
-/// development sets has one node per 56 bytes, a quarter of them one per 40 or fewer. Room
-/// reserved and not used is memory the system never hands over.
-const INPUT_BYTES_PER_NODE: usize = 32;
-
 /// A node as html5ever holds it: arena id and, for elements, the name it asks back for. The
 /// tree builder clones and drops handles many times per element (scope checks walk the stack
 /// of open elements), so the name is shared rather than copied.
@@ -61,16 +55,9 @@ pub(crate) struct Sink {
 }
 
 impl Sink {
-    /// A sink for `input_bytes` of HTML.
-    pub(crate) fn new(
-        input_bytes: usize,
-        max_nodes: usize,
-        max_block_depth: u32,
-        keep_noscript: bool,
-    ) -> Self {
-        let capacity = (input_bytes / INPUT_BYTES_PER_NODE).min(max_nodes);
+    pub(crate) fn new(max_nodes: usize, max_block_depth: u32, keep_noscript: bool) -> Self {
         Self {
-            tree: RefCell::new(RawTree::with_capacity(capacity)),
+            tree: RefCell::new(RawTree::new()),
             counts: RefCell::new(SinkCounts::default()),
             no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             next_virtual: Cell::new(VIRTUAL_BASE),
