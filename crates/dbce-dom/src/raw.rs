@@ -95,10 +95,26 @@ impl RawTree {
         )
     }
 
-    /// Appends `text` to node `id` if it is a text node; gives `text` back if it is not.
-    pub(crate) fn append_to_text(&mut self, id: u32, text: StrTendril) -> Result<(), StrTendril> {
+    /// Appends `text` to node `id` if it is a text node; gives `text` back if it is not. Once
+    /// the tree holds `max_pieces` pieces, text is copied onto the node's last piece instead,
+    /// so that input made of many tiny pieces (`&amp;&amp;…`, `\r\n\r\n…`) cannot take
+    /// more memory than the node limit allows.
+    pub(crate) fn append_to_text(
+        &mut self,
+        id: u32,
+        text: StrTendril,
+        max_pieces: usize,
+    ) -> Result<(), StrTendril> {
         let piece = crate::node::to_u32(self.pieces.len());
+        let room = self.pieces.len() < max_pieces;
+        let len = text.len();
         match self.nodes.get_mut(id as usize).map(|n| &mut n.data) {
+            Some(RawData::Text { first, last, .. }) if !room && *last == NONE => {
+                first.push_tendril(&text);
+            }
+            Some(RawData::Text { last, .. }) if !room => {
+                self.pieces[*last as usize].text.push_tendril(&text);
+            }
             Some(RawData::Text { more, last, .. }) => {
                 let before = std::mem::replace(last, piece);
                 if before == NONE {
@@ -106,11 +122,11 @@ impl RawTree {
                 } else {
                     self.pieces[before as usize].next = piece;
                 }
+                self.pieces.push(Piece { text, next: NONE });
             }
             _ => return Err(text),
         }
-        self.text_bytes += text.len();
-        self.pieces.push(Piece { text, next: NONE });
+        self.text_bytes += len;
         Ok(())
     }
 
@@ -247,12 +263,24 @@ mod tests {
         let mut tree = RawTree::new();
         let a = tree.push_text("one".into());
         let b = tree.push_text("two".into());
-        for (id, piece) in [(a, " 1a"), (b, " 2a"), (a, " 1b"), (a, " 1c")] {
-            assert!(tree.append_to_text(id, piece.into()).is_ok());
+        let c = tree.push_text("three".into());
+        // Room for three pieces: the later ones are copied onto the last piece, or onto the
+        // first when the node has no piece.
+        let appended = [
+            (a, " 1a"),
+            (b, " 2a"),
+            (a, " 1b"),
+            (a, " 1c"),
+            (b, " 2b"),
+            (c, " 3a"),
+        ];
+        for (id, piece) in appended {
+            assert!(tree.append_to_text(id, piece.into(), 3).is_ok());
         }
+        assert_eq!(tree.pieces.len(), 3);
         let element = tree.push(RawData::Document);
-        assert!(tree.append_to_text(element, "x".into()).is_err());
-        assert!(tree.append_to_text(NONE, "x".into()).is_err());
+        assert!(tree.append_to_text(element, "x".into(), 3).is_err());
+        assert!(tree.append_to_text(NONE, "x".into(), 3).is_err());
         let text = |id: u32| match &tree.nodes[id as usize].data {
             RawData::Text { first, more, .. } => std::iter::once(&**first)
                 .chain(tree.pieces(*more))
@@ -260,6 +288,8 @@ mod tests {
             _ => String::new(),
         };
         assert_eq!(text(a), "one 1a 1b 1c");
-        assert_eq!(text(b), "two 2a");
+        assert_eq!(text(b), "two 2a 2b");
+        assert_eq!(text(c), "three 3a");
+        assert_eq!(tree.text_bytes, "one 1a 1b 1ctwo 2a 2bthree 3a".len());
     }
 }

@@ -119,7 +119,7 @@ impl Sink {
 
     fn append_text(&self, tree: &mut RawTree, parent: u32, text: StrTendril) {
         let last = tree.get(parent).map_or(NONE, |p| p.last_child);
-        if let Err(text) = tree.append_to_text(last, text)
+        if let Err(text) = tree.append_to_text(last, text, self.max_nodes)
             && self.has_room(tree)
         {
             let id = tree.push_text(text);
@@ -129,7 +129,7 @@ impl Sink {
 
     fn insert_text_before(&self, tree: &mut RawTree, sibling: u32, text: StrTendril) {
         let prev = tree.get(sibling).map_or(NONE, |s| s.prev_sibling);
-        if let Err(text) = tree.append_to_text(prev, text)
+        if let Err(text) = tree.append_to_text(prev, text, self.max_nodes)
             && self.has_room(tree)
         {
             let id = tree.push_text(text);
