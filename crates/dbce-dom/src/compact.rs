@@ -18,8 +18,8 @@ pub(crate) fn compact(raw: &RawTree, config: &SanitizeConfig, report: ParseRepor
         doc: Document {
             nodes: Vec::with_capacity(raw.nodes.len()),
             attrs: Vec::new(),
-            text: String::new(),
-            names: String::new(),
+            text: String::with_capacity(raw.text_bytes),
+            names: String::with_capacity(raw.name_bytes),
             report,
         },
         open: Vec::new(),
@@ -69,9 +69,14 @@ impl Compactor<'_> {
             };
             frame.next_child = node.next_sibling;
             match &node.data {
-                RawData::Text(text) => self.add_text(text),
-                RawData::Element { name, attrs, .. } => {
-                    self.add_element(&name.local, attrs, node.first_child);
+                RawData::Text { first, more, .. } => {
+                    self.add_text(first);
+                    self.raw
+                        .pieces(*more)
+                        .for_each(|piece| self.add_text(piece));
+                }
+                RawData::Element { local, attrs, .. } => {
+                    self.add_element(local, attrs, node.first_child);
                 }
                 RawData::Document => {}
             }

@@ -283,6 +283,27 @@ mod tests {
     }
 
     #[test]
+    fn text_in_many_pieces_is_the_same_past_the_piece_limit() {
+        // Every character reference and every CR LF is a text token of its own, appended to
+        // the text node as a piece; past `max_nodes` pieces they are copied instead.
+        let html = format!("<p>{}</p>", "a &amp; b\r\n".repeat(2000));
+        let few = SanitizeConfig {
+            max_nodes: 50,
+            ..config()
+        };
+        let (mut tight, mut roomy) = (Vec::new(), Vec::new());
+        Document::parse(&html, &few).unwrap().encode(&mut tight);
+        Document::parse(&html, &config())
+            .unwrap()
+            .encode(&mut roomy);
+        assert_eq!(tight, roomy);
+        let doc = Document::parse(&html, &few).unwrap();
+        let text = doc.text_runs().next().unwrap().text;
+        assert_eq!(text.matches("a & b").count(), 2000, "{text}");
+        assert!(!text.contains('\r') && !text.contains("amp"), "{text}");
+    }
+
+    #[test]
     fn multibyte_text_across_chunks_is_intact() {
         let text = "\u{e9}\u{1f600}".repeat(CHUNK_BYTES / 3);
         let doc = Document::parse(&format!("<p>{text}</p>"), &config()).unwrap();

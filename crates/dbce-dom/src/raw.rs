@@ -1,7 +1,7 @@
 //! The tree as html5ever builds it, before sanitising: a flat arena with sibling links.
 
 use html5ever::tendril::StrTendril;
-use html5ever::{Attribute, QualName};
+use html5ever::{Attribute, LocalName};
 
 use crate::node::NONE;
 
@@ -21,29 +21,64 @@ pub(crate) struct RawNode {
 pub(crate) enum RawData {
     Document,
     Element {
-        name: QualName,
+        /// The local name; the namespace only matters to the rules, applied at creation.
+        local: LocalName,
         attrs: Vec<Attribute>,
         /// Nothing may be appended (`<svg>`).
         empty: bool,
         /// Its start tag makes the parser scan the stack of open elements.
         scans: bool,
     },
-    Text(StrTendril),
+    /// A text node: its first piece, and the first and last of the pieces the parser appended
+    /// to it since (in [`RawTree::pieces`], `NONE` when there are none). Pieces are kept apart
+    /// rather than copied together, as [`crate::compact`] copies the text once anyway.
+    Text {
+        first: StrTendril,
+        more: u32,
+        last: u32,
+    },
+}
+
+/// A piece of text appended to a text node, and the next piece of that node (`NONE`: none).
+pub(crate) struct Piece {
+    text: StrTendril,
+    next: u32,
 }
 
 /// The arena the parser fills. Node 0 is the document.
 pub(crate) struct RawTree {
     pub(crate) nodes: Vec<RawNode>,
+    pieces: Vec<Piece>,
+    /// Bytes of all text stored, and of all element names, attribute names and values: what
+    /// [`crate::compact`] copies at most, so it can make room once.
+    pub(crate) text_bytes: usize,
+    pub(crate) name_bytes: usize,
 }
 
 impl RawTree {
     pub(crate) fn new() -> Self {
         Self {
             nodes: vec![RawNode::new(RawData::Document)],
+            pieces: Vec::new(),
+            text_bytes: 0,
+            name_bytes: 0,
         }
     }
 
+    /// Adds a text node holding `text`; returns its id.
+    pub(crate) fn push_text(&mut self, text: StrTendril) -> u32 {
+        self.text_bytes += text.len();
+        self.push(RawData::Text {
+            first: text,
+            more: NONE,
+            last: NONE,
+        })
+    }
+
     pub(crate) fn push(&mut self, data: RawData) -> u32 {
+        if let RawData::Element { local, attrs, .. } = &data {
+            self.name_bytes += local.len() + attr_bytes(attrs);
+        }
         self.nodes.push(RawNode::new(data));
         crate::node::to_u32(self.nodes.len() - 1)
     }
@@ -60,12 +95,47 @@ impl RawTree {
         )
     }
 
-    /// The text node `id`, if it is one.
-    pub(crate) fn text_mut(&mut self, id: u32) -> Option<&mut StrTendril> {
+    /// Appends `text` to node `id` if it is a text node; gives `text` back if it is not. Once
+    /// the tree holds `max_pieces` pieces, text is copied onto the node's last piece instead,
+    /// so that input made of many tiny pieces (`&amp;&amp;…`, `\r\n\r\n…`) cannot take
+    /// more memory than the node limit allows.
+    pub(crate) fn append_to_text(
+        &mut self,
+        id: u32,
+        text: StrTendril,
+        max_pieces: usize,
+    ) -> Result<(), StrTendril> {
+        let piece = crate::node::to_u32(self.pieces.len());
+        let room = self.pieces.len() < max_pieces;
+        let len = text.len();
         match self.nodes.get_mut(id as usize).map(|n| &mut n.data) {
-            Some(RawData::Text(text)) => Some(text),
-            _ => None,
+            Some(RawData::Text { first, last, .. }) if !room && *last == NONE => {
+                first.push_tendril(&text);
+            }
+            Some(RawData::Text { last, .. }) if !room => {
+                self.pieces[*last as usize].text.push_tendril(&text);
+            }
+            Some(RawData::Text { more, last, .. }) => {
+                let before = std::mem::replace(last, piece);
+                if before == NONE {
+                    *more = piece;
+                } else {
+                    self.pieces[before as usize].next = piece;
+                }
+                self.pieces.push(Piece { text, next: NONE });
+            }
+            _ => return Err(text),
         }
+        self.text_bytes += len;
+        Ok(())
+    }
+
+    /// The pieces of text after the first one of a text node, from the first appended, `more`.
+    pub(crate) fn pieces(&self, more: u32) -> impl Iterator<Item = &str> {
+        std::iter::successors(self.pieces.get(more as usize), |p| {
+            self.pieces.get(p.next as usize)
+        })
+        .map(|p| &*p.text)
     }
 
     /// Whether `id` is an element whose start tag scans the stack and that is deeper than
@@ -133,6 +203,14 @@ impl RawTree {
     }
 }
 
+/// Bytes of the names and values of `attrs`.
+pub(crate) fn attr_bytes(attrs: &[Attribute]) -> usize {
+    attrs
+        .iter()
+        .map(|a| a.name.local.len() + a.value.len())
+        .sum()
+}
+
 impl RawNode {
     fn new(data: RawData) -> Self {
         Self {
@@ -164,9 +242,9 @@ mod tests {
     #[test]
     fn link_and_detach_keep_sibling_lists_consistent() {
         let mut tree = RawTree::new();
-        let a = tree.push(RawData::Text("a".into()));
-        let b = tree.push(RawData::Text("b".into()));
-        let c = tree.push(RawData::Text("c".into()));
+        let a = tree.push_text("a".into());
+        let b = tree.push_text("b".into());
+        let c = tree.push_text("c".into());
         tree.link_last(0, a);
         tree.link_last(0, c);
         tree.link_before(c, b);
@@ -178,5 +256,40 @@ mod tests {
         tree.detach(c);
         assert!(children(&tree, 0).is_empty());
         assert_eq!(tree.nodes[0].last_child, NONE);
+    }
+
+    #[test]
+    fn text_pieces_come_back_in_the_order_appended() {
+        let mut tree = RawTree::new();
+        let a = tree.push_text("one".into());
+        let b = tree.push_text("two".into());
+        let c = tree.push_text("three".into());
+        // Room for three pieces: the later ones are copied onto the last piece, or onto the
+        // first when the node has no piece.
+        let appended = [
+            (a, " 1a"),
+            (b, " 2a"),
+            (a, " 1b"),
+            (a, " 1c"),
+            (b, " 2b"),
+            (c, " 3a"),
+        ];
+        for (id, piece) in appended {
+            assert!(tree.append_to_text(id, piece.into(), 3).is_ok());
+        }
+        assert_eq!(tree.pieces.len(), 3);
+        let element = tree.push(RawData::Document);
+        assert!(tree.append_to_text(element, "x".into(), 3).is_err());
+        assert!(tree.append_to_text(NONE, "x".into(), 3).is_err());
+        let text = |id: u32| match &tree.nodes[id as usize].data {
+            RawData::Text { first, more, .. } => std::iter::once(&**first)
+                .chain(tree.pieces(*more))
+                .collect::<String>(),
+            _ => String::new(),
+        };
+        assert_eq!(text(a), "one 1a 1b 1c");
+        assert_eq!(text(b), "two 2a 2b");
+        assert_eq!(text(c), "three 3a");
+        assert_eq!(tree.text_bytes, "one 1a 1b 1ctwo 2a 2bthree 3a".len());
     }
 }

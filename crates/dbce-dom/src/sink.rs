@@ -8,23 +8,26 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, QualName, local_name, ns};
 
 use crate::node::NONE;
-use crate::raw::{RawData, RawTree};
+use crate::raw::{RawData, RawTree, attr_bytes};
 use crate::rules::{DropReason, ElementRule, element_rule, scans_open_elements};
 
 /// First virtual id; real ids are below it (the arena never holds 2^32 nodes).
 const VIRTUAL_BASE: u64 = 1 << 32;
 
-/// A node as html5ever holds it: arena id and, for elements, the name it asks back for.
+/// A node as html5ever holds it: arena id and, for elements, the name it asks back for. The
+/// tree builder clones and drops handles many times per element (scope checks walk the stack
+/// of open elements), so the name is shared rather than copied.
 #[derive(Clone)]
 pub(crate) struct Handle {
     id: u64,
-    name: QualName,
+    name: Rc<QualName>,
     integration_point: bool,
 }
 
@@ -42,6 +45,8 @@ pub(crate) struct SinkCounts {
 pub(crate) struct Sink {
     tree: RefCell<RawTree>,
     counts: RefCell<SinkCounts>,
+    /// The empty name of the document, comments and template contents.
+    no_name: Rc<QualName>,
     next_virtual: Cell<u64>,
     max_nodes: usize,
     max_block_depth: u32,
@@ -54,6 +59,7 @@ impl Sink {
         Self {
             tree: RefCell::new(RawTree::new()),
             counts: RefCell::new(SinkCounts::default()),
+            no_name: Rc::new(QualName::new(None, ns!(), local_name!(""))),
             next_virtual: Cell::new(VIRTUAL_BASE),
             max_nodes,
             max_block_depth,
@@ -86,7 +92,7 @@ impl Sink {
         id
     }
 
-    fn drop_node(&self, reason: DropReason, name: QualName) -> Handle {
+    fn drop_node(&self, reason: DropReason, name: Rc<QualName>) -> Handle {
         self.counts.borrow_mut().dropped[reason.index()] += 1;
         // A template reserves the next id for its contents (`get_template_contents`).
         let id = self.virtual_ids(2);
@@ -113,20 +119,20 @@ impl Sink {
 
     fn append_text(&self, tree: &mut RawTree, parent: u32, text: StrTendril) {
         let last = tree.get(parent).map_or(NONE, |p| p.last_child);
-        if let Some(existing) = tree.text_mut(last) {
-            existing.push_tendril(&text);
-        } else if self.has_room(tree) {
-            let id = tree.push(RawData::Text(text));
+        if let Err(text) = tree.append_to_text(last, text, self.max_nodes)
+            && self.has_room(tree)
+        {
+            let id = tree.push_text(text);
             tree.link_last(parent, id);
         }
     }
 
     fn insert_text_before(&self, tree: &mut RawTree, sibling: u32, text: StrTendril) {
         let prev = tree.get(sibling).map_or(NONE, |s| s.prev_sibling);
-        if let Some(existing) = tree.text_mut(prev) {
-            existing.push_tendril(&text);
-        } else if self.has_room(tree) {
-            let id = tree.push(RawData::Text(text));
+        if let Err(text) = tree.append_to_text(prev, text, self.max_nodes)
+            && self.has_room(tree)
+        {
+            let id = tree.push_text(text);
             tree.link_before(sibling, id);
         }
     }
@@ -170,7 +176,7 @@ impl TreeSink for Sink {
     fn get_document(&self) -> Handle {
         Handle {
             id: 0,
-            name: QualName::new(None, ns!(), local_name!("")),
+            name: Rc::clone(&self.no_name),
             integration_point: false,
         }
     }
@@ -182,7 +188,7 @@ impl TreeSink for Sink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
         let empty = match element_rule(&name) {
             ElementRule::Drop(DropReason::Noscript) if self.keep_noscript => false,
-            ElementRule::Drop(reason) => return self.drop_node(reason, name),
+            ElementRule::Drop(reason) => return self.drop_node(reason, Rc::new(name)),
             ElementRule::Keep => false,
             ElementRule::KeepEmpty => true,
         };
@@ -190,7 +196,7 @@ impl TreeSink for Sink {
         let id = if self.has_room(&tree) {
             let data = RawData::Element {
                 scans: scans_open_elements(&name),
-                name: name.clone(),
+                local: name.local.clone(),
                 attrs,
                 empty,
             };
@@ -200,23 +206,17 @@ impl TreeSink for Sink {
         };
         Handle {
             id,
-            name,
+            name: Rc::new(name),
             integration_point: flags.mathml_annotation_xml_integration_point,
         }
     }
 
     fn create_comment(&self, _text: StrTendril) -> Handle {
-        self.drop_node(
-            DropReason::Comment,
-            QualName::new(None, ns!(), local_name!("")),
-        )
+        self.drop_node(DropReason::Comment, Rc::clone(&self.no_name))
     }
 
     fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Handle {
-        self.drop_node(
-            DropReason::Comment,
-            QualName::new(None, ns!(), local_name!("")),
-        )
+        self.drop_node(DropReason::Comment, Rc::clone(&self.no_name))
     }
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
@@ -250,7 +250,7 @@ impl TreeSink for Sink {
         };
         Handle {
             id,
-            name: QualName::new(None, ns!(), local_name!("")),
+            name: Rc::clone(&self.no_name),
             integration_point: false,
         }
     }
@@ -290,11 +290,14 @@ impl TreeSink for Sink {
         if let Some(RawData::Element { attrs: have, .. }) =
             tree.nodes.get_mut(t as usize).map(|n| &mut n.data)
         {
+            let before = have.len();
             for attr in attrs {
                 if !have.iter().any(|a| a.name == attr.name) {
                     have.push(attr);
                 }
             }
+            let added = attr_bytes(&have[before..]);
+            tree.name_bytes += added;
         }
     }
 

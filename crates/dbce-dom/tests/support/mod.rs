@@ -1,0 +1,3 @@
+//! Helpers shared by the tests and examples of this crate.
+
+pub(crate) mod fnv;
