@@ -357,27 +357,7 @@ mod tests {
         assert_eq!(plan.tasks(7), [0, 1, 2, 3, 4]);
         let second = plan.clone().share(1, 2);
         assert_eq!(second.taken().collect::<Vec<_>>(), [1, 2, 4]);
-        let page = |site: &str| PageRef {
-            page: id(1),
-            record_id: "<urn:test:1>".into(),
-            url: format!("http://{site}/x"),
-            site: dbce_page::SiteKey(site.to_owned()),
-            captured: dbce_page::Timestamp(20240101000000),
-            payload: dbce_page::PayloadDigest([1; 20]),
-            source: dbce_page::Source {
-                file: dbce_page::FileId(0),
-                offset: 0,
-                length: 1,
-                stream_offset: None,
-            },
-            tokens: 1,
-            signature: Vec::new(),
-            page_type: dbce_classify::PageTypeGuess {
-                page_type: dbce_classify::PageType::Article,
-                confidence: 1.0,
-            },
-            truncated: Vec::new(),
-        };
+        let page = |site: &str| crate::test_pages::page_ref(1, site, "/x", 10);
         assert_eq!(second.batch_of(&page("a")), None);
         assert_eq!(second.batch_of(&page("b")), Some(1));
         assert_eq!(plan.batch_of(&page("a")), Some(0));
