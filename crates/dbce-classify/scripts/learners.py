@@ -263,7 +263,7 @@ def main():
     for name, seed, p in runs:
         loss, auc = block_figures(rows, p)
         if args.block_only:
-            print(f'| {name} | {seed} |' + ' |' * 11 + f' {loss:.4f} | {auc:.4f} |', flush=True)
+            print(f'| {name} | {seed} |' + ' |' * 12 + f' {loss:.4f} | {auc:.4f} |', flush=True)
             continue
         verdicts, choices = routed_in_folds(pages, per_page(rows, p, pages))
         line = table_row(f'{name} | {seed}', pages, verdicts)
