@@ -2,7 +2,8 @@
 """Other learners than the forest on the block model's own rows, held out by site folds.
 
 Usage: learners.py ROWS_CSV PAGES_JSONL [--types NESTED_PAGES_JSONL] [--learners lgb,...]
-                   [--seeds 0,1,2] [--probs-dir DIR] [--forest-seed N] [--in-sample] [--block-only]
+                   [--seeds 0,1,2] [--probs-dir DIR] [--forest-seed N] [--constrained]
+                   [--in-sample] [--block-only]
 
 ROWS_CSV is the `--rows-out` file of `dbce train-single-page` (gzip fine): per block its page's
 dataset, id and site group, its place, the page's site fold, label, weight (the times the
@@ -19,7 +20,8 @@ the training folds' sites and stops early on the other sixth (never the held-out
 blocks and a threshold outside them; the other types: one threshold), its thresholds chosen
 for each fold on the other four folds' held-out pages by the objective of `--nested` (mean over
 datasets of their mean page F1), as main_region.py and stacked_blocks.py choose theirs. F1 by
-the reference scorer (main_region.py's cached kernel).
+the reference scorer (main_region.py's cached kernel). `--constrained` chooses the article
+thresholds under the aim's constraint instead (`--nested`'s second choice).
 
 Learners: `lgb` and `lgb-reg` (LightGBM, see LGB), `rf`, `et`, `rf-mf0.3`, `rf-mf0.05`
 (scikit-learn's RandomForest and ExtraTrees of the forest's shape, max_features tuned); any of
