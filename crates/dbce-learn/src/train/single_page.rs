@@ -23,6 +23,7 @@ use super::TrainError;
 use super::label::label_blocks;
 
 mod nested;
+mod rows;
 
 /// How block models are trained.
 #[derive(Debug, Clone)]
@@ -479,6 +480,18 @@ fn page_times(page: &Page, training: &Training) -> usize {
             .map_or(1, |&(_, times)| times)
 }
 
+/// The times a block of `text` on a page trained on `page_times` times is trained on: once
+/// more for each of the word steps its words reach.
+fn block_copies(page_times: usize, text: &str, training: &Training) -> usize {
+    let words = text.split_whitespace().count();
+    page_times
+        * (1 + training
+            .word_steps
+            .iter()
+            .filter(|&&step| words >= step)
+            .count())
+}
+
 /// A model trained on the pages at `train`.
 fn fit(pages: &[Page], train: &[usize], training: &Training) -> Result<BlockModel, TrainError> {
     let mut rows = Vec::new();
@@ -493,14 +506,7 @@ fn fit(pages: &[Page], train: &[usize], training: &Training) -> Result<BlockMode
             .zip(&page.labels)
             .zip(&page.texts)
         {
-            let words = text.split_whitespace().count();
-            let copies = page_times
-                * (1 + training
-                    .word_steps
-                    .iter()
-                    .filter(|&&step| words >= step)
-                    .count());
-            for _ in 0..copies {
+            for _ in 0..block_copies(page_times, text, training) {
                 rows.extend_from_slice(row);
                 labels.push(label);
             }

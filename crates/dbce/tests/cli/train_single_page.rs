@@ -134,3 +134,63 @@ fn train_single_page_chooses_the_route_inside_the_folds() {
     );
     assert!(types.iter().any(serde_json::Value::is_string), "{lines}");
 }
+
+#[test]
+fn train_single_page_writes_the_rows_it_trains_on_gzipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.csv.gz");
+    let pages = dir.path().join("pages.jsonl");
+    train_on_mini(&[
+        "--rows-out".as_ref(),
+        rows.as_os_str(),
+        "--pages-out".as_ref(),
+        pages.as_os_str(),
+        "--word-weight".as_ref(),
+        "8".as_ref(),
+    ]);
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&rows).unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        header[..7],
+        ["dataset", "id", "group", "block", "fold", "label", "weight"]
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // One row per block of every page, in the pages' order, with the pages' labels.
+    let mut expected = Vec::new();
+    for line in std::fs::read_to_string(&pages).unwrap().lines() {
+        let page: serde_json::Value = serde_json::from_str(line).unwrap();
+        for (block, (text, label)) in page["texts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(page["labels"].as_array().unwrap())
+            .enumerate()
+        {
+            let words = text.as_str().unwrap().split_whitespace().count();
+            expected.push((
+                page["id"].as_str().unwrap().to_owned(),
+                block.to_string(),
+                if label.as_bool().unwrap() { "1" } else { "0" },
+                if words >= 8 { "2" } else { "1" },
+            ));
+        }
+    }
+    assert!(!expected.is_empty());
+    let found: Vec<_> = rows
+        .iter()
+        .map(|r| (r[1].to_owned(), r[3].to_owned(), r[5], r[6]))
+        .collect();
+    assert_eq!(found, expected);
+    for row in &rows {
+        assert_eq!(row.len(), header.len());
+        assert_eq!(row[0], "mini");
+        assert!(row[4].parse::<u64>().unwrap() < 5, "five folds by default");
+        assert!(row[7..].iter().all(|v| v.parse::<f32>().is_ok()));
+    }
+}

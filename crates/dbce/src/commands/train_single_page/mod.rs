@@ -2,7 +2,7 @@
 //! trained on dataset folders, and its held-out validation (`dbce_learn::train::single_page`).
 
 use std::fs::File;
-use std::io::{BufWriter, Write as _};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -13,6 +13,8 @@ use dbce_forest::ForestParams;
 use dbce_learn::train::single_page::{
     NestedValidation, Training, TrainingSet, Validation, ranked_importances,
 };
+use flate2::Compression;
+use flate2::write::GzEncoder;
 
 /// Arguments of `dbce train-single-page`.
 #[derive(Debug, clap::Args)]
@@ -91,6 +93,13 @@ pub(crate) struct Args {
     /// out where validated).
     #[arg(long, value_name = "FILE")]
     pages_out: Option<PathBuf>,
+    /// Write every block the forest trains on to this CSV file (gzipped when it ends in
+    /// `.gz`), for trying other learners on the same rows: a header, then per block its
+    /// page's dataset, id and site group, its place in the page, the page's site fold (of
+    /// `--folds`), its label, its weight (the times the forest trains on it) and its
+    /// features.
+    #[arg(long, value_name = "FILE")]
+    rows_out: Option<PathBuf>,
     /// Seed of the forest.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -149,6 +158,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let set = TrainingSet::load(&args.datasets, args.min_aligned, &progress)?;
     let training = args.training();
+    if let Some(path) = &args.rows_out {
+        write_file(path, |mut out| {
+            set.write_rows(&training, args.folds, &mut out)
+        })?;
+    }
     let model = set.fit(&training)?;
     if let Some(out) = &args.out {
         std::fs::write(out, model.encode()?)
@@ -165,23 +179,32 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let evaluation = set.validate(&model, &training, &args.validation(), &progress)?;
     if let Some(path) = &args.pages_out {
-        write_jsonl(path, |out| evaluation.write_pages(out))?;
+        write_file(path, |mut out| evaluation.write_pages(&mut out))?;
     }
     evaluation.write_tables(&mut std::io::stdout().lock())?;
     if let Some(path) = &args.scores {
-        write_jsonl(path, |out| evaluation.write_scores(out))?;
+        write_file(path, |mut out| evaluation.write_scores(&mut out))?;
     }
     eprintln!("dbce: done in {:.1} s", started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `path` with `write`.
-fn write_jsonl(
+/// Writes `path` with `write`, through gzip when its name ends in `.gz`.
+fn write_file(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
     let context = || format!("cannot write {}", path.display());
     let mut out = BufWriter::new(File::create(path).with_context(context)?);
-    write(&mut out).with_context(context)?;
-    out.flush().with_context(context)
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut gz = GzEncoder::new(out, Compression::default());
+        write(&mut gz).with_context(context)?;
+        gz.finish()
+            .with_context(context)?
+            .flush()
+            .with_context(context)
+    } else {
+        write(&mut out).with_context(context)?;
+        out.flush().with_context(context)
+    }
 }
