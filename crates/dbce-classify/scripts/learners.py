@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from main_region import FOLDS, fnv, load, table_row, weights  # noqa: E402
+from main_region import FOLDS, fnv, load, table_row, weights, choose_thresholds, routed  # noqa: E402
 
 ANCHORS = [0.3, 0.35, 0.4, 0.5, 0.6]
 OUTSIDE = [0.4, 0.5, 0.55, 0.6, 0.7, 0.8]
@@ -171,25 +171,9 @@ def block_figures(rows, p):
     return log_loss(rows.y, q, sample_weight=rows.w), roc_auc_score(rows.y, p, sample_weight=rows.w)
 
 
-def route(pg, p, s):
-    anchor, outside, others = s
-    if pg.typed == 'article':
-        return np.where(pg.kept, p >= anchor, p >= outside)
-    return p >= others
-
-
 def choose(pages, probs):
-    """Article thresholds and the others' threshold, each best on its pages."""
-    w = dict(zip((id(pg) for pg in pages), weights(pages)))
-    arts = [pg for pg in pages if pg.typed == 'article']
-    rest = [pg for pg in pages if pg.typed != 'article']
-
-    def art_score(s):
-        return sum(w[id(pg)] * pg.f1(np.where(pg.kept, probs[pg.key] >= s[0],
-                                              probs[pg.key] >= s[1])) for pg in arts)
-    a, o = max(((a, o) for a in ANCHORS for o in OUTSIDE), key=art_score)
-    t = max(OTHERS, key=lambda t: sum(w[id(pg)] * pg.f1(probs[pg.key] >= t) for pg in rest))
-    return a, o, t
+    """Article thresholds and the others' threshold over this script's grids."""
+    return choose_thresholds(pages, probs, ANCHORS, OUTSIDE, OTHERS)
 
 
 def choose_constrained(pages, probs):
@@ -221,7 +205,7 @@ def routed_in_folds(pages, probs, chooser):
         choices.append(s)
         for pg in pages:
             if pg.fold == f:
-                verdicts[pg.key] = route(pg, probs[pg.key], s)
+                verdicts[pg.key] = routed(pg, probs[pg.key], s)
     return verdicts, choices
 
 
@@ -303,7 +287,7 @@ def main():
             model = fit(learner(name, 0), rows, all_rows, name)
             probs = per_page(rows, model.predict_proba(rows.x)[:, 1], pages)
             s = choose(pages, probs)
-            verdicts = {pg.key: route(pg, probs[pg.key], s) for pg in pages}
+            verdicts = {pg.key: routed(pg, probs[pg.key], s) for pg in pages}
             print(table_row(f'{name} in sample, thresholds {s} | 0', pages, verdicts), flush=True)
 
 

@@ -237,6 +237,29 @@ def check(pages):
     print('check: the cached scorer agrees with rouge_lsum', file=sys.stderr)
 
 
+def routed(pg, p, s):
+    """The shipped route's verdicts on page `pg`'s blocks of probabilities `p` under thresholds
+    `s` = (anchor, outside, others): pages typed `article` keep Readability's blocks at
+    `anchor` and others at `outside`, the other types every block at `others`."""
+    anchor, outside, others = s
+    if pg.typed == 'article':
+        return np.where(pg.kept, p >= anchor, p >= outside)
+    return p >= others
+
+
+def choose_thresholds(pages, probs, anchors, outside, others):
+    """Article thresholds and the others' threshold over the grids given, each best on its
+    pages by the weighted F1 (the objective is a sum over pages, so the two choices are
+    independent); `probs[pg.key]` are page `pg`'s block probabilities."""
+    w = dict(zip((id(pg) for pg in pages), weights(pages)))
+    arts = [pg for pg in pages if pg.typed == 'article']
+    rest = [pg for pg in pages if pg.typed != 'article']
+    a, o = max(((a, o) for a in anchors for o in outside), key=lambda s: sum(
+        w[id(pg)] * pg.f1(routed(pg, probs[pg.key], (s[0], s[1], 0.0))) for pg in arts))
+    t = max(others, key=lambda t: sum(w[id(pg)] * pg.f1(probs[pg.key] >= t) for pg in rest))
+    return a, o, t
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('pages')

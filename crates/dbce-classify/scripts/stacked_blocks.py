@@ -22,7 +22,6 @@ with the objective of `--nested` (mean over datasets of their mean page F1). The
 stage's probabilities are routed the same way for the comparison. F1 by the reference scorer, as main_region.py computes it.
 """
 import argparse
-import itertools
 import sys
 from pathlib import Path
 
@@ -30,7 +29,7 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from main_region import FOLDS, TYPES, load, table_row, weights  # noqa: E402
+from main_region import FOLDS, TYPES, load, table_row, weights, choose_thresholds, routed  # noqa: E402
 
 ANCHORS = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]
 OUTSIDE = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8]
@@ -83,24 +82,9 @@ def fit(pages, seed):
     return model.fit(x, y, sample_weight=sw)
 
 
-def route(pg, p, s):
-    anchor, outside, others = s
-    if pg.typed == 'article':
-        return np.where(pg.kept, p >= anchor, p >= outside)
-    return p >= others
-
-
 def choose(pages, probs):
-    """Article thresholds and the others' threshold, each best on its pages (the objective
-    is a sum over pages, so the two choices are independent)."""
-    w = dict(zip((id(pg) for pg in pages), weights(pages)))
-    arts = [pg for pg in pages if pg.typed == 'article']
-    rest = [pg for pg in pages if pg.typed != 'article']
-    a, o = max(itertools.product(ANCHORS, OUTSIDE), key=lambda s: sum(
-        w[id(pg)] * pg.f1(np.where(pg.kept, probs[pg.key] >= s[0], probs[pg.key] >= s[1]))
-        for pg in arts))
-    t = max(OTHERS, key=lambda t: sum(w[id(pg)] * pg.f1(probs[pg.key] >= t) for pg in rest))
-    return a, o, t
+    """Article thresholds and the others' threshold over this script's grids."""
+    return choose_thresholds(pages, probs, ANCHORS, OUTSIDE, OTHERS)
 
 
 def main():
@@ -117,7 +101,7 @@ def main():
         pg.x, pg.y, pg.sw = features(pg), np.array(pg.labels, bool), sample_weights(pg)
     if args.in_sample_only:
         model = fit(pages, args.seed)
-        fitted = {pg.key: route(pg, model.predict_proba(pg.x)[:, 1] if len(pg.p) else pg.p,
+        fitted = {pg.key: routed(pg, model.predict_proba(pg.x)[:, 1] if len(pg.p) else pg.p,
                                 (0.35, 0.55, 0.3)) for pg in pages}
         print(table_row('second stage in sample, shipped thresholds', pages, fitted))
         return
@@ -141,10 +125,10 @@ def main():
             choices.append(s)
             for pg in pages:
                 if pg.fold == f:
-                    verdicts[pg.key] = route(pg, held[pg.key], s)
+                    verdicts[pg.key] = routed(pg, held[pg.key], s)
         print(table_row(name, pages, verdicts), flush=True)
         print(f'  chosen per fold (anchor, outside, others): {choices}', file=sys.stderr)
-    shipped = {pg.key: route(pg, second[pg.key], (0.35, 0.55, 0.3)) for pg in pages}
+    shipped = {pg.key: routed(pg, second[pg.key], (0.35, 0.55, 0.3)) for pg in pages}
     print(table_row('second stage, shipped thresholds', pages, shipped), flush=True)
 
 
