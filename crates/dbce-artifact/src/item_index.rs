@@ -11,13 +11,13 @@ use std::iter::Peekable;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
-use crate::SpillSorter;
-use crate::{ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader, Sorted, SortedIter};
+use crate::{ArtifactError, ArtifactItems, ArtifactKind, Sorted, SortedIter};
+use crate::{OrderedItems, SpillSorter};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// The runs of [`BatchedItems::sort`]: items' places (leading fields, file, offset), and
-/// the same with each item's batch first.
+/// The runs of [`BatchedItems::sort`]'s second sort: items' places with their batch first
+/// (the first, by leading fields, is an [`OrderedItems`]'s).
 const PLACES: ArtifactKind = ArtifactKind {
     tag: *b"PLCE",
     version: 1,
@@ -62,20 +62,13 @@ where
             let runs = runs.clone();
             move |run| runs(what, run)
         };
-        let mut heads = SpillSorter::new(PLACES, limit, run_path("heads"));
-        for (file, path) in paths.iter().enumerate() {
-            let file = u32::try_from(file).unwrap_or(u32::MAX);
-            let mut reader = ArtifactReader::<T>::open(path, kind)?;
-            while let Some((offset, head)) = reader.next_head::<H>()? {
-                heads.push((head, file, offset))?;
-            }
-        }
-        let heads = heads.sorted()?;
+        let heads =
+            OrderedItems::<T, H>::sort(paths, kind, |head: H| head, limit, run_path("heads"))?;
         // A merge join: both sides ascend by key.
         let mut places = SpillSorter::new(PLACES, limit, run_path("places"));
         let mut batches = batches.into_iter();
         let mut next_batch = batches.next().transpose()?;
-        for head in heads.iter()? {
+        for head in heads.places()? {
             let (head, file, offset) = head?;
             let wanted = key(&head);
             while let Some((k, _)) = &next_batch {
@@ -90,9 +83,10 @@ where
                 places.push((*batch, head, file, offset))?;
             }
         }
+        let places = places.sorted()?;
         Ok(Self {
-            files: paths,
-            places: places.sorted()?,
+            files: heads.into_files(),
+            places,
             item: PhantomData,
         })
     }

@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::{ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader, Sorted, SpillSorter};
+use crate::{
+    ArtifactError, ArtifactItems, ArtifactKind, ArtifactReader, Sorted, SortedIter, SpillSorter,
+};
 
 /// Where every item of a set of files of items of type `T` lies, sorted by key `K`: items of
 /// equal keys by file (their place in the list), then offset.
@@ -59,6 +61,16 @@ where
             places: places.sorted()?,
             item: PhantomData,
         })
+    }
+
+    /// The items' keys and places (file, by its place in the list, and offset) in order.
+    pub(crate) fn places(&self) -> Result<SortedIter<'_, (K, u32, u64)>, ArtifactError> {
+        self.places.iter()
+    }
+
+    /// The files, in the order places name them.
+    pub(crate) fn into_files(self) -> Vec<PathBuf> {
+        self.files
     }
 
     /// Whether the files hold no item.
