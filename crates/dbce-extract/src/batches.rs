@@ -150,6 +150,13 @@ impl Batches {
     pub fn is_split(&self, site: &str) -> bool {
         matches!(self.sites.get(site), Some(SitePlace::Split { .. }))
     }
+
+    /// Whether any site was split into parts.
+    pub fn any_split(&self) -> bool {
+        self.sites
+            .values()
+            .any(|place| matches!(place, SitePlace::Split { .. }))
+    }
 }
 
 /// A batch's LSH buckets, and its pages that lost a bucket partner to another part of a

@@ -291,7 +291,7 @@ fn close_bucket(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_pages::page_ref;
+    use crate::test_pages::{page_ref, plan};
     use dbce_annotate::UrlKey;
     use proptest::prelude::*;
     use std::collections::BTreeMap;
@@ -336,23 +336,6 @@ mod tests {
             })
             .collect();
         (refs, lists)
-    }
-
-    fn plan(pages: &[PageRef], max_pages: u64) -> Batches {
-        let mut per_site: BTreeMap<String, u64> = BTreeMap::new();
-        for page in pages {
-            *per_site.entry(page.site.0.clone()).or_default() += 1;
-        }
-        let mut large: Vec<(String, UrlKey, PageId)> = pages
-            .iter()
-            .filter(|p| per_site[&p.site.0] > max_pages)
-            .map(|p| (p.site.0.clone(), UrlKey::of(&p.url), p.page))
-            .collect();
-        large.sort();
-        Batches::plan(&per_site, max_pages, || {
-            Ok::<_, ArtifactError>(large.clone().into_iter().map(Ok))
-        })
-        .unwrap()
     }
 
     /// Batch `batch` worked out from everything in memory.

@@ -32,6 +32,7 @@ mod plan;
 mod record;
 #[cfg(test)]
 mod test_pages;
+mod whole_site;
 
 pub use alone::{ExtractError, ExtractedPage, decode_page, extract_page};
 pub use batches::{BatchBuckets, Batches};
@@ -39,3 +40,4 @@ pub use by_batch::{Batch, BatchCursor, BucketsByBatch, PageBatches, PagesByBatch
 pub use draft::{Draft, PageAnnotator};
 pub use plan::{PlannedCross, page_types, plan_crosses};
 pub use record::{AnnotatedPage, CrossMembers, EmptyReason, Method, RunLabel, TrainingRuns};
+pub use whole_site::{PartnerLoss, SAMPLED_PER_SITE, WholeSitePartners};

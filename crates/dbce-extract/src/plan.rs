@@ -65,16 +65,9 @@ pub fn plan_crosses(
         let mut candidates = BTreeSet::new();
         for &(bucket, place) in &memberships[a] {
             let members = &members[bucket];
-            let n = members.len();
-            if n <= max_candidates + 1 {
-                candidates.extend(members.iter().copied().filter(|&b| b != a));
-            } else {
-                let half = (max_candidates / 2).max(1);
-                for step in 1..=half {
-                    candidates.insert(members[(place + step) % n]);
-                    candidates.insert(members[(place + n - step % n) % n]);
-                }
-            }
+            candidates.extend(
+                bucket_neighbours(members.len(), place, max_candidates).map(|near| members[near]),
+            );
         }
         candidates.extend(captures[captures_of[a]].iter().copied().filter(|&b| b != a));
         candidates
@@ -82,13 +75,8 @@ pub fn plan_crosses(
     (0..pages.len())
         .into_par_iter()
         .map(|i| {
-            let candidate = |j: usize| CrossCandidate {
-                page: j,
-                url: urls[j].clone(),
-                captured: pages[j].captured.0,
-                payload: pages[j].payload.0,
-                similarity: jaccard_of_values(&pages[i].signature, &pages[j].signature),
-            };
+            let candidate =
+                |j: usize| cross_candidate(j, &pages[j], urls[j].clone(), &pages[i].signature);
             let list: Vec<CrossCandidate<usize>> = candidates(i)
                 .into_iter()
                 .map(candidate)
@@ -107,6 +95,42 @@ pub fn plan_crosses(
             Some(PlannedCross { cross, similarity })
         })
         .collect()
+}
+
+/// The places of a page's candidates in a bucket of `n` pages where it is at `place`: every
+/// other place, or, in a bucket of more than `max_candidates + 1` pages, its `max_candidates`
+/// nearest (half on each side, wrapping around the ends).
+pub(crate) fn bucket_neighbours(
+    n: usize,
+    place: usize,
+    max_candidates: usize,
+) -> impl Iterator<Item = usize> {
+    let every = n <= max_candidates + 1;
+    let half = if every {
+        0
+    } else {
+        (max_candidates / 2).max(1)
+    };
+    let all = (0..n).filter(move |&other| every && other != place);
+    let near = (1..=half).flat_map(move |step| [(place + step) % n, (place + n - step % n) % n]);
+    all.chain(near)
+}
+
+/// `page`, known as `id` and of URL key `url`, as a cross candidate of the page whose MinHash
+/// signature is `of`.
+pub(crate) fn cross_candidate<Id>(
+    id: Id,
+    page: &PageRef,
+    url: UrlKey,
+    of: &[u32],
+) -> CrossCandidate<Id> {
+    CrossCandidate {
+        page: id,
+        url,
+        captured: page.captured.0,
+        payload: page.payload.0,
+        similarity: jaccard_of_values(of, &page.signature),
+    }
 }
 
 /// Each page's type: its own guess, or, below `smoothing` confidence, its cross partners'

@@ -1,7 +1,13 @@
 //! Pages for the unit tests.
 
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+
+use dbce_annotate::UrlKey;
 use dbce_classify::PageType;
 use dbce_page::{FileId, PageId, PageRef, PayloadDigest, SiteKey, Source, Timestamp};
+
+use crate::Batches;
 
 /// Page `n` of `site` at `path`, with a MinHash signature of ten values: the first
 /// `shared` common to every page, the others page `n`'s own (page 0 must share all ten).
@@ -35,4 +41,22 @@ pub(crate) fn page_ref(n: u8, site: &str, path: &str, shared: u32) -> PageRef {
         },
         truncated: Vec::new(),
     }
+}
+
+/// `pages` planned in batches of at most `max_pages` (a larger site split into parts).
+pub(crate) fn plan(pages: &[PageRef], max_pages: u64) -> Batches {
+    let mut per_site: BTreeMap<String, u64> = BTreeMap::new();
+    for page in pages {
+        *per_site.entry(page.site.0.clone()).or_default() += 1;
+    }
+    let mut large: Vec<(String, UrlKey, PageId)> = pages
+        .iter()
+        .filter(|p| per_site[&p.site.0] > max_pages)
+        .map(|p| (p.site.0.clone(), UrlKey::of(&p.url), p.page))
+        .collect();
+    large.sort();
+    Batches::plan(&per_site, max_pages, || {
+        Ok::<_, Infallible>(large.clone().into_iter().map(Ok))
+    })
+    .unwrap()
 }

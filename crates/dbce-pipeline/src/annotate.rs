@@ -20,7 +20,7 @@ use dbce_annotate::{UrlKey, WordId};
 use dbce_dom::Document;
 use dbce_extract::{
     AnnotatedPage, Batch, BatchCursor, Batches, BucketsByBatch, Draft, PageAnnotator, PagesByBatch,
-    SortLimits, page_types, plan_crosses,
+    PartnerLoss, SAMPLED_PER_SITE, SortLimits, WholeSitePartners, page_types, plan_crosses,
 };
 use rayon::prelude::*;
 
@@ -76,6 +76,7 @@ pub fn run_annotate(
         .map(|rank| work.read_pages(partition, rank))
         .collect();
     let batches = plan_batches(work, shard, &page_files, config)?.share(task, tasks);
+    let whole_site = whole_site_partners(work, partition, &page_files, &batches, config)?;
 
     let model = (config.annotate.method == ClassifyMethod::Model)
         .then(|| dbce_learn::model::load(config.annotate.model.as_deref()))
@@ -171,6 +172,17 @@ pub fn run_annotate(
                                     report.warn(SITE_SPLIT_ALONE);
                                 }
                             }
+                            let in_part = position(&pages, page.page.page)
+                                .and_then(|i| crosses[i].as_ref())
+                                .map(|planned| planned.similarity[&planned.cross.up]);
+                            match whole_site.loss(page.page.page, in_part) {
+                                Some(PartnerLoss::Lost) => {
+                                    report.warn(SITE_SPLIT_SAMPLED);
+                                    report.warn(SITE_SPLIT_BEST_PARTNER_LOST);
+                                }
+                                Some(PartnerLoss::Kept) => report.warn(SITE_SPLIT_SAMPLED),
+                                None => {}
+                            }
                         }
                         report.emit();
                         out.push(&page)?;
@@ -196,6 +208,15 @@ pub const SITE_SPLIT_PARTNERS_CUT: &str = "site-split:partners-cut";
 /// with it (whether that page would have passed `annotate.min-partner-similarity` is not
 /// known: it is not loaded).
 pub const SITE_SPLIT_ALONE: &str = "site-split:alone";
+/// Warning on a page of a split site sampled to measure what the split costs crosses: up to
+/// [`SAMPLED_PER_SITE`] pages of each split site, those with the smallest ids
+/// ([`WholeSitePartners`]).
+pub const SITE_SPLIT_SAMPLED: &str = "site-split:sampled";
+/// Warning on a sampled page whose `up` partner in its part is less similar than the one it
+/// would take with its site whole, or which has none in its part where the whole site offers
+/// one: `site-split:best-partner-lost` over `site-split:sampled` estimates the share of the
+/// split sites' crosses that lost their best partner.
+pub const SITE_SPLIT_BEST_PARTNER_LOST: &str = "site-split:best-partner-lost";
 
 /// Where each page's words from stage `read` lie in its word files.
 type WordStore = ItemSlots<read::PageWords>;
@@ -254,6 +275,30 @@ fn plan_batches(
                 .flatten(),
         )
     })
+}
+
+/// For a sample of the pages of `partition`'s split sites that this task annotates, the `up`
+/// partner each would take with its site whole (nothing is read when no site is split): two
+/// more passes over the page files and one over the buckets.
+fn whole_site_partners(
+    work: &WorkDir,
+    partition: u32,
+    page_files: &[PathBuf],
+    batches: &Batches,
+    config: &Config,
+) -> Result<WholeSitePartners, StageError> {
+    if !batches.any_split() {
+        return Ok(WholeSitePartners::default());
+    }
+    let buckets = group::buckets(work, partition)?;
+    WholeSitePartners::find(
+        || partition_pages(page_files),
+        buckets.map(|bucket| Ok(bucket?.pages)),
+        batches,
+        SAMPLED_PER_SITE,
+        config.annotate.max_candidates as usize,
+        config.annotate.min_partner_similarity,
+    )
 }
 
 /// The pages of a partition whose page files are `page_files`, file after file.

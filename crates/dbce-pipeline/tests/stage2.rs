@@ -318,7 +318,8 @@ fn run_bounded(
 /// A pass of stage `annotate` holds at most `annotate.max-site-pages` pages: sites under the
 /// bound go through in batches with the same output as in one pass; a site above it is split
 /// into parts of whole URLs where it can be, every page still comes out, and the report says
-/// how many pages were annotated in a part and how many lost a bucket partner to another.
+/// how many pages were annotated in a part, how many lost a bucket partner to another, and of
+/// a sample how many lost the partner they would take with their site whole.
 #[test]
 fn annotate_passes_are_bounded_and_sites_under_the_bound_are_unchanged() {
     let dir = tempfile::tempdir().unwrap();
@@ -361,6 +362,23 @@ fn annotate_passes_are_bounded_and_sites_under_the_bound_are_unchanged() {
         newly_alone <= alone && alone <= cut.min(alone_after),
         "{newly_alone} <= {alone} <= min({cut}, {alone_after})"
     );
+    // Every page of a split site is sampled here (sites of at most 5 pages), and a page lost
+    // its best partner exactly when its `up` partner is less similar than in one pass, or
+    // gone.
+    assert_eq!(annotate.warnings["site-split:sampled"], in_split_sites);
+    let up_in = |max_site_pages: u32| -> BTreeMap<String, f64> {
+        records(&dir.path().join(format!("out-{max_site_pages}")))
+            .into_iter()
+            .filter_map(|(id, record)| Some((id, record["cross"]["up"]["similarity"].as_f64()?)))
+            .collect()
+    };
+    let (up_before, up_after) = (up_in(1_000), up_in(2));
+    let lost = up_before
+        .iter()
+        .filter(|(id, before)| up_after.get(*id).is_none_or(|after| after < *before))
+        .count() as u64;
+    assert!(lost >= newly_alone, "{lost} >= {newly_alone}");
+    assert_eq!(annotate.warnings["site-split:best-partner-lost"], lost);
     assert_eq!(report.stages["4-finish"].output, PAGES.len() as u64);
     assert_ne!(split, one_pass);
 }
