@@ -292,9 +292,7 @@ fn close_bucket(
 mod tests {
     use super::*;
     use crate::test_pages::{page_ref, plan};
-    use dbce_annotate::UrlKey;
     use proptest::prelude::*;
-    use std::collections::BTreeMap;
 
     const SITES: [&str; 3] = ["a.org", "b.org", "c.org"];
 
