@@ -60,7 +60,7 @@ pub struct AnnotateConfig {
     /// pages, and a site with more is split into parts of consecutive URLs (captures of one
     /// URL stay together), each annotated as a site of its own, so its pages take partners only
     /// from their part (counted in the report as `site-split`, `site-split:partners-cut` and
-    /// `site-split:alone`; on a sample of each split site, `site-split:best-partner-lost` of
+    /// `site-split:alone`; on a sample of each partition, `site-split:best-partner-lost` of
     /// `site-split:sampled`).
     /// By default, 50,000 (about 200 MB of the stage's memory, `docs/SCALE.md`).
     pub max_site_pages: u64,

@@ -40,4 +40,4 @@ pub use by_batch::{Batch, BatchCursor, BucketsByBatch, PageBatches, PagesByBatch
 pub use draft::{Draft, PageAnnotator};
 pub use plan::{PlannedCross, page_types, plan_crosses};
 pub use record::{AnnotatedPage, CrossMembers, EmptyReason, Method, RunLabel, TrainingRuns};
-pub use whole_site::{PartnerLoss, SAMPLED_PER_SITE, WholeSitePartners};
+pub use whole_site::{PartnerLoss, SAMPLED_PER_PARTITION, WholeSitePartners};

@@ -1,12 +1,14 @@
-//! What a site's split costs its crosses, measured on a sample: for a few pages of each site
-//! split into parts ([`Batches`]), the partner (`up`) they would take if the site were
+//! What a site's split costs its crosses, measured on a sample: for a few pages of the sites
+//! split into parts ([`Batches`]), the partner (`up`) they would take if their site were
 //! annotated whole, so that the stage can count the pages whose partner in their part is less
 //! similar than that one (`site-split:best-partner-lost` in the report).
 //!
 //! Doing this for every page would need, for each, the signatures of its candidates in other
 //! parts (up to `annotate.max-candidates` per bucket): a join that writes about a kilobyte per
-//! candidate. A sample of [`SAMPLED_PER_SITE`] pages per split site needs three passes over the
-//! partition's files (pages twice, buckets once) and holds only the sample's candidates.
+//! candidate. A sample of [`SAMPLED_PER_PARTITION`] pages needs three passes over the
+//! partition's files (pages twice, buckets once) and holds only the sample's candidates: at
+//! most `max-candidates` per bucket of each sampled page, whatever the number or size of the
+//! split sites.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,9 +18,10 @@ use dbce_page::{PageId, PageRef};
 use crate::Batches;
 use crate::plan::{bucket_neighbours, cross_candidate};
 
-/// How many pages of each split site have their whole-site partner found: the pages with the
-/// smallest ids, which are digests, so an unbiased sample whatever the order of the files.
-pub const SAMPLED_PER_SITE: usize = 256;
+/// How many pages of a partition's split sites have their whole-site partner found: the pages
+/// with the smallest ids, which are digests, so an unbiased sample of the split sites' pages
+/// whatever the order of the files.
+pub const SAMPLED_PER_PARTITION: usize = 256;
 
 /// For a sample of the split sites' pages, the partner each would take with its site whole.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -40,8 +43,8 @@ pub enum PartnerLoss {
 }
 
 impl WholeSitePartners {
-    /// Finds the whole-site partners of up to `per_site` pages of each split site of `batches`
-    /// (the smallest ids among its pages; kept only if this task takes their batch), as
+    /// Finds the whole-site partners of up to `sampled` pages of the split sites of `batches`
+    /// (the smallest ids among their pages; kept only if this task takes their batch), as
     /// [`crate::plan_crosses`] would choose them with `max_candidates` and `min_similarity`
     /// if the site were one batch. `pages()` lists the partition's pages, in any order (called
     /// twice); `buckets` its LSH buckets, each as its pages sorted by id.
@@ -52,33 +55,31 @@ impl WholeSitePartners {
         pages: impl Fn() -> P,
         buckets: impl IntoIterator<Item = Result<Vec<PageId>, E>>,
         batches: &Batches,
-        per_site: usize,
+        sampled: usize,
         max_candidates: usize,
         min_similarity: f64,
     ) -> Result<Self, E>
     where
         P: IntoIterator<Item = Result<PageRef, E>>,
     {
-        // The sample: per split site, its `per_site` smallest page ids.
-        let mut by_site: BTreeMap<String, BTreeMap<PageId, PageRef>> = BTreeMap::new();
+        // The sample: the `sampled` smallest page ids of the split sites.
+        let mut sample: BTreeMap<PageId, PageRef> = BTreeMap::new();
         for page in pages() {
             let page = page?;
             if !batches.is_split(&page.site.0) {
                 continue;
             }
-            let sample = by_site.entry(page.site.0.clone()).or_default();
-            if sample.len() < per_site
+            if sample.len() < sampled
                 || sample.last_key_value().is_some_and(|(&l, _)| page.page < l)
             {
                 sample.entry(page.page).or_insert(page);
-                if sample.len() > per_site {
+                if sample.len() > sampled {
                     sample.pop_last();
                 }
             }
         }
-        let sampled: BTreeMap<PageId, (PageRef, UrlKey)> = by_site
-            .into_values()
-            .flatten()
+        let sampled: BTreeMap<PageId, (PageRef, UrlKey)> = sample
+            .into_iter()
             .filter(|(_, page)| batches.batch_of(page).is_some())
             .map(|(id, page)| {
                 let url = UrlKey::of(&page.url);
@@ -183,14 +184,14 @@ mod tests {
         pages: &[PageRef],
         buckets: &[Vec<usize>],
         batches: &Batches,
-        per_site: usize,
+        sampled: usize,
         max: usize,
     ) -> WholeSitePartners {
         let listed = || pages.iter().cloned().map(Ok::<_, Infallible>);
         let buckets = buckets
             .iter()
             .map(|b| Ok(b.iter().map(|&i| pages[i].page).collect()));
-        WholeSitePartners::find(listed, buckets, batches, per_site, max, 0.1).unwrap()
+        WholeSitePartners::find(listed, buckets, batches, sampled, max, 0.1).unwrap()
     }
 
     #[test]
@@ -227,11 +228,34 @@ mod tests {
             .collect();
         let batches = plan(&pages, 5);
         let whole = find(&pages, &[(0..6).collect()], &batches, 2, 64);
+        let mut ids: Vec<PageId> = pages[..6].iter().map(|p| p.page).collect();
+        ids.sort();
         let sampled: Vec<bool> = pages
             .iter()
             .map(|p| whole.loss(p.page, None).is_some())
             .collect();
-        assert_eq!(sampled, [true, true, false, false, false, false, false]);
+        let expected: Vec<bool> = pages.iter().map(|p| ids[..2].contains(&p.page)).collect();
+        assert_eq!(sampled, expected);
+        assert_eq!(whole.len(), 2);
+        // The sample is the partition's, across its split sites: here e.com's first three
+        // pages and f.org's first.
+        let two: Vec<PageRef> = (1..=6)
+            .map(|n| {
+                page_ref(
+                    n,
+                    if n <= 3 { "e.com" } else { "f.org" },
+                    &format!("/{n}"),
+                    5,
+                )
+            })
+            .collect();
+        let batches = plan(&two, 2);
+        let whole = find(&two, &[vec![0, 1, 2], vec![3, 4, 5]], &batches, 4, 64);
+        let sampled: Vec<bool> = two
+            .iter()
+            .map(|p| whole.loss(p.page, None).is_some())
+            .collect();
+        assert_eq!(sampled, [true, true, true, true, false, false]);
         // A page not sampled has no verdict, a sampled one with no partner whole keeps none.
         let alone = find(&pages, &[], &batches, 2, 64);
         assert_eq!(alone.loss(pages[0].page, None), Some(PartnerLoss::Kept));

@@ -20,7 +20,7 @@ use dbce_annotate::{UrlKey, WordId};
 use dbce_dom::Document;
 use dbce_extract::{
     AnnotatedPage, Batch, BatchCursor, Batches, BucketsByBatch, Draft, PageAnnotator, PagesByBatch,
-    PartnerLoss, SAMPLED_PER_SITE, SortLimits, WholeSitePartners, page_types, plan_crosses,
+    PartnerLoss, SAMPLED_PER_PARTITION, SortLimits, WholeSitePartners, page_types, plan_crosses,
 };
 use rayon::prelude::*;
 
@@ -209,7 +209,7 @@ pub const SITE_SPLIT_PARTNERS_CUT: &str = "site-split:partners-cut";
 /// known: it is not loaded).
 pub const SITE_SPLIT_ALONE: &str = "site-split:alone";
 /// Warning on a page of a split site sampled to measure what the split costs crosses: up to
-/// [`SAMPLED_PER_SITE`] pages of each split site, those with the smallest ids
+/// [`SAMPLED_PER_PARTITION`] pages of a partition's split sites, those with the smallest ids
 /// ([`WholeSitePartners`]).
 pub const SITE_SPLIT_SAMPLED: &str = "site-split:sampled";
 /// Warning on a sampled page whose `up` partner in its part is less similar than the one it
@@ -295,7 +295,7 @@ fn whole_site_partners(
         || partition_pages(page_files),
         buckets.map(|bucket| Ok(bucket?.pages)),
         batches,
-        SAMPLED_PER_SITE,
+        SAMPLED_PER_PARTITION,
         config.annotate.max_candidates as usize,
         config.annotate.min_partner_similarity,
     )
