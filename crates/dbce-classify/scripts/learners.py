@@ -3,7 +3,7 @@
 
 Usage: learners.py ROWS_CSV PAGES_JSONL [--types NESTED_PAGES_JSONL] [--learners lgb,...]
                    [--seeds 0,1,2] [--probs-dir DIR] [--forest-seed N] [--constrained]
-                   [--in-sample] [--block-only]
+                   [--in-sample] [--block-only] [--combine ARTICLES:OTHERS,...]
 
 ROWS_CSV is the `--rows-out` file of `dbce train-single-page` (gzip fine): per block its page's
 dataset, id and site group, its place, the page's site fold, label, weight (the times the
@@ -26,6 +26,18 @@ thresholds under the aim's constraint instead (`--nested`'s second choice).
 Learners: `lgb` and `lgb-reg` (LightGBM, see LGB), `rf`, `et`, `rf-mf0.3`, `rf-mf0.05`
 (scikit-learn's RandomForest and ExtraTrees of the forest's shape, max_features tuned); any of
 them with `+site`. Needs numpy, scikit-learn, lightgbm (and numba for the scorer).
+
+`--combine` also routes, for every learner and seed, combinations of its held-out
+probabilities with the shipped forest's (the same blocks, both held out by the same folds): each
+`ARTICLES:OTHERS` names the probabilities of the pages typed `article` and of the other types,
+each one of `forest` (the shipped forest's), `learner` (the learner's), `mean` (the mean of the
+two on every block) or `logit` (the mean of their logits, i.e. the geometric mean of the odds,
+both clipped to [0.001, 0.999] first: the forest's leaves give many exact 0s and 1s). So
+`forest:learner` keeps the forest on articles and takes the learner elsewhere, `mean:mean` and
+`logit:logit` blend everywhere, `mean:learner` blends on articles only. The route and its
+thresholds are chosen inside the folds exactly as for a single learner (over the same grids:
+the combined probabilities of the articles and of the other types are each on one scale, and
+the two choices are independent); the rows are labelled `ARTICLES:OTHERS (LEARNER)`.
 
 Prints one Markdown row per learner and seed: wcxb-dev overall and by type, the four older
 sets, then block-level figures (held-out weighted log loss and ROC AUC over all blocks).
@@ -209,6 +221,42 @@ def routed_in_folds(pages, probs, chooser):
     return verdicts, choices
 
 
+SOURCES = ('forest', 'learner', 'mean', 'logit')
+
+
+def logit(p):
+    """Log-odds of probabilities clipped to [0.001, 0.999]."""
+    q = np.clip(p, 1e-3, 1 - 1e-3)
+    return np.log(q / (1 - q))
+
+
+def source(name, forest_p, learner_p):
+    """Block probabilities of one `--combine` source over all blocks."""
+    if name == 'forest':
+        return forest_p
+    if name == 'learner':
+        return learner_p
+    if name == 'mean':
+        return (forest_p + learner_p) / 2
+    if name == 'logit':
+        return 1 / (1 + np.exp(-(logit(forest_p) + logit(learner_p)) / 2))
+    raise ValueError(f'--combine: unknown source {name!r} (one of {", ".join(SOURCES)})')
+
+
+def combined(rows, pages, spec, forest_p, learner_p):
+    """All blocks' probabilities under `ARTICLES:OTHERS`: each page's blocks from the source of
+    its held-out type."""
+    articles, others = spec.split(':')
+    by_type = {'article': source(articles, forest_p, learner_p),
+               'other': source(others, forest_p, learner_p)}
+    p = by_type['other'].copy()
+    for pg in pages:
+        if pg.typed == 'article':
+            start, end = rows.span.get(pg.key, (0, 0))
+            p[start:end] = by_type['article'][start:end]
+    return p
+
+
 def per_page(rows, p, pages):
     out = {}
     for pg in pages:
@@ -245,8 +293,15 @@ def main():
     parser.add_argument('--constrained', action='store_true',
                         help="choose the article thresholds under the aim's constraint")
     parser.add_argument('--block-only', action='store_true', help='block-level figures only')
+    parser.add_argument('--combine', default='',
+                        help="ARTICLES:OTHERS,... each of forest, learner, mean, logit: the "
+                             "learners' held-out probabilities combined with the forest's")
     args = parser.parse_args()
     names = [n for n in args.learners.split(',') if n]
+    specs = [c for c in args.combine.split(',') if c]
+    for spec in specs:
+        if spec.count(':') != 1 or not all(part in SOURCES for part in spec.split(':')):
+            parser.error(f'--combine: {spec!r} is not ARTICLES:OTHERS of {", ".join(SOURCES)}')
     rows = Rows(args.rows)
     pages = load(args.pages, 'site folds', args.types)
     for pg in pages:
@@ -270,6 +325,8 @@ def main():
                 if path:
                     np.savez(path, p=p)
             runs.append((name, str(seed), p))
+    runs += [(f'{spec} ({name})', seed, combined(rows, pages, spec, shipped, p))
+             for spec in specs for name, seed, p in runs[1:]]
     for name, seed, p in runs:
         loss, auc = block_figures(rows, p)
         if args.block_only:
