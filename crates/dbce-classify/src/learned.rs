@@ -1,4 +1,5 @@
-//! The learned block classifier: a random forest decides each [`TextBlock`] from its shallow
+//! The learned block classifier: a random forest (or gradient-boosted trees) decides each
+//! [`TextBlock`] from its shallow
 //! features and its neighbours', Readability's verdict and scores, its place in the page's
 //! structure and the page's kind ([`block_feature_names`]).
 //!
@@ -11,7 +12,7 @@
 use std::sync::OnceLock;
 
 use dbce_dom::Document;
-use dbce_forest::{ForestError, ForestParams, RandomForest};
+use dbce_forest::{BoostedTrees, ForestError, ForestParams, RandomForest};
 use serde::{Deserialize, Serialize};
 
 use crate::block::TextBlock;
@@ -245,11 +246,55 @@ pub enum ModelError {
     Encode(String),
 }
 
-/// A random forest over [`block_rows`], stored with the hash of its feature layout.
+/// A classifier over [`block_rows`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum BlockClassifier {
+    /// A random forest (the built-in model's).
+    Forest(RandomForest),
+    /// Gradient-boosted trees.
+    Boosted(BoostedTrees),
+}
+
+impl BlockClassifier {
+    /// Values per row it reads.
+    pub fn n_features(&self) -> usize {
+        match self {
+            Self::Forest(forest) => forest.n_features(),
+            Self::Boosted(boosted) => boosted.n_features(),
+        }
+    }
+
+    /// The probability that `row` is content.
+    pub fn predict_proba(&self, row: &[f32]) -> f32 {
+        match self {
+            Self::Forest(forest) => forest.predict_proba(row),
+            Self::Boosted(boosted) => boosted.predict_proba(row),
+        }
+    }
+
+    /// Whether [`BlockClassifier::predict_proba`] of `row` reaches `threshold`, from only the
+    /// trees it takes to know.
+    pub fn reaches(&self, row: &[f32], threshold: f32) -> bool {
+        match self {
+            Self::Forest(forest) => forest.reaches(row, threshold),
+            Self::Boosted(boosted) => boosted.reaches(row, threshold),
+        }
+    }
+
+    /// Number of trees.
+    pub fn n_trees(&self) -> usize {
+        match self {
+            Self::Forest(forest) => forest.n_trees(),
+            Self::Boosted(boosted) => boosted.n_trees(),
+        }
+    }
+}
+
+/// A classifier over [`block_rows`], stored with the hash of its feature layout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BlockModel {
     layout: u64,
-    forest: RandomForest,
+    classifier: BlockClassifier,
 }
 
 impl BlockModel {
@@ -262,10 +307,29 @@ impl BlockModel {
     /// [`ModelError::Training`] when the forest refuses the input (see
     /// [`RandomForest::fit`]).
     pub fn fit(rows: &[f32], labels: &[bool], params: &ForestParams) -> Result<Self, ModelError> {
-        Ok(Self {
+        Self::new(BlockClassifier::Forest(RandomForest::fit(
+            rows,
+            block_width(),
+            labels,
+            params,
+        )?))
+    }
+
+    /// A model of `classifier`, trained on [`block_rows`] of this build.
+    ///
+    /// # Errors
+    /// [`ModelError::StaleLayout`] when it reads rows of another width.
+    pub fn new(classifier: BlockClassifier) -> Result<Self, ModelError> {
+        Self {
             layout: layout_hash(),
-            forest: RandomForest::fit(rows, block_width(), labels, params)?,
-        })
+            classifier,
+        }
+        .checked()
+    }
+
+    /// Values per row of [`block_rows`] in this build.
+    pub fn width() -> usize {
+        block_width()
     }
 
     /// The model built into this crate.
@@ -287,15 +351,20 @@ impl BlockModel {
     /// another feature layout.
     pub fn decode(bytes: &[u8]) -> Result<Self, ModelError> {
         let model: Self = postcard::from_bytes(bytes).map_err(|_| ModelError::NotAModel)?;
-        if model.layout != layout_hash() || model.forest.n_features() != block_width() {
+        model.checked()
+    }
+
+    /// The model, if it reads the rows of this build.
+    fn checked(self) -> Result<Self, ModelError> {
+        if self.layout != layout_hash() || self.classifier.n_features() != block_width() {
             return Err(ModelError::StaleLayout {
-                width: model.forest.n_features(),
-                layout: model.layout,
+                width: self.classifier.n_features(),
+                layout: self.layout,
                 expected_width: block_width(),
                 expected: layout_hash(),
             });
         }
-        Ok(model)
+        Ok(self)
     }
 
     /// The model as bytes.
@@ -306,23 +375,23 @@ impl BlockModel {
         postcard::to_allocvec(self).map_err(|e| ModelError::Encode(e.to_string()))
     }
 
-    /// The forest.
-    pub fn forest(&self) -> &RandomForest {
-        &self.forest
+    /// The classifier.
+    pub fn classifier(&self) -> &BlockClassifier {
+        &self.classifier
     }
 
     /// The probability that each row of `rows` ([`block_rows`]) is content.
     pub fn probabilities(&self, rows: &[f32]) -> Vec<f32> {
         let width = block_width();
         rows.chunks_exact(width)
-            .map(|row| self.forest.predict_proba(row))
+            .map(|row| self.classifier.predict_proba(row))
             .collect()
     }
 
-    /// One flag per block of `doc`: content when the forest's probability reaches the
+    /// One flag per block of `doc`: content when the classifier's probability reaches the
     /// threshold of `settings` for a block Readability keeps or drops
-    /// ([`LearnedBlocks::is_content`]), asked of the forest as a decision
-    /// ([`RandomForest::reaches`]), which walks only the trees it takes to know.
+    /// ([`LearnedBlocks::is_content`]), asked of it as a decision
+    /// ([`BlockClassifier::reaches`]), which walks only the trees it takes to know.
     pub fn classify(
         &self,
         doc: &Document,
@@ -332,7 +401,7 @@ impl BlockModel {
         let rows = block_rows(doc, blocks);
         rows.chunks_exact(block_width())
             .map(|row| {
-                self.forest
+                self.classifier
                     .reaches(row, settings.threshold_for(readability_keeps(row)))
             })
             .collect()
@@ -398,7 +467,7 @@ mod tests {
     #[test]
     fn the_built_in_model_reads_the_rows_this_build_makes() {
         let model = BlockModel::built_in().unwrap();
-        assert_eq!(model.forest().n_features(), block_width());
+        assert_eq!(model.classifier().n_features(), block_width());
         assert_eq!(
             &BlockModel::decode(&model.encode().unwrap()).unwrap(),
             model

@@ -77,7 +77,8 @@ pub use features::{
 };
 pub use fusion::FusionVariant;
 pub use learned::{
-    BlockModel, LearnedBlocks, ModelError, block_feature_names, block_rows, readability_keeps,
+    BlockClassifier, BlockModel, LearnedBlocks, ModelError, block_feature_names, block_rows,
+    readability_keeps,
 };
 pub use method::{
     BF_RULE_BASED_THRESHOLD, BF_THRESHOLD, BlockFusion, ParseMethodError, SegmentRule,

@@ -35,7 +35,7 @@ pub enum CompileError {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct FlatNode {
     /// A split's threshold (rows with a value `<=` it go left, the others and NaN right); a
-    /// leaf's P(true).
+    /// leaf's value.
     value: f32,
     /// The feature a split reads, or [`LEAF`].
     feature: u16,
@@ -43,7 +43,7 @@ struct FlatNode {
     left: u32,
 }
 
-/// The trees of a forest as one flat array, for prediction.
+/// The trees of a forest, or of boosted trees, as one flat array, for prediction.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct FlatForest {
     /// Each tree's root.
@@ -71,7 +71,7 @@ impl FlatForest {
             let root = flat.add_tree(tree, n_features)?;
             flat.roots.push(root);
             let leaves = tree.nodes.iter().filter_map(|node| match *node {
-                Node::Leaf { p_true } => Some(f64::from(p_true)),
+                Node::Leaf { value } => Some(f64::from(value)),
                 Node::Split { .. } => None,
             });
             let range = leaves.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
@@ -122,8 +122,8 @@ impl FlatForest {
     fn push(&mut self, node: &Node, n_features: usize) -> Result<u32, CompileError> {
         let at = u32::try_from(self.nodes.len()).map_err(|_| CompileError::TooLarge)?;
         self.nodes.push(match *node {
-            Node::Leaf { p_true } => FlatNode {
-                value: p_true,
+            Node::Leaf { value } => FlatNode {
+                value,
                 feature: LEAF,
                 left: 0,
             },
@@ -143,7 +143,7 @@ impl FlatForest {
         Ok(at)
     }
 
-    /// Tree `tree`'s leaf P(true) for `row`.
+    /// Tree `tree`'s leaf value for `row`.
     #[inline]
     fn leaf_of(&self, tree: usize, row: &[f32]) -> f32 {
         let mut node = self.nodes[self.roots[tree] as usize];
@@ -157,46 +157,72 @@ impl FlatForest {
 
     /// The mean over trees, in order and summed in `f64`, of the leaf P(true) for `row`.
     pub(crate) fn predict_proba(&self, row: &[f32]) -> f32 {
+        self.mean(self.sum(row))
+    }
+
+    /// The leaf values of `row`, summed in `f64` over the trees in order.
+    pub(crate) fn sum(&self, row: &[f32]) -> f64 {
         let mut sum = 0.0_f64;
         for tree in 0..self.roots.len() {
             sum += f64::from(self.leaf_of(tree, row));
         }
+        sum
+    }
+
+    /// A forest's probability from the sum of its leaves: their mean.
+    fn mean(&self, sum: f64) -> f32 {
         (sum / self.roots.len() as f64) as f32
     }
 
-    /// Whether [`FlatForest::predict_proba`] of `row` is at least `threshold`, walking only
-    /// as many trees as it takes to know: after each tree, the sum so far plus the least (the
-    /// greatest) the other trees' leaves can add bounds the final probability, and once both
-    /// bounds, a [`MARGIN`] wider, fall on one side of the threshold the answer is that side.
-    /// The same answer as comparing the full probability (the final rounding to `f32` is
-    /// monotone), from fewer trees when the forest is sure.
+    /// Whether [`FlatForest::predict_proba`] of `row` is at least `threshold`
+    /// ([`FlatForest::reaches_by`] with the mean).
     pub(crate) fn reaches(&self, row: &[f32], threshold: f32) -> bool {
-        let n = self.roots.len() as f64;
-        let probability = |sum: f64| (sum / n) as f32;
+        self.reaches_by(row, threshold, |sum| self.mean(sum))
+    }
+
+    /// Whether `score` of the sum of `row`'s leaves is at least `threshold`, for a `score`
+    /// that never decreases as the sum grows, walking only as many trees as it takes to know:
+    /// after each tree, the sum so far plus the least (the greatest) the other trees' leaves
+    /// can add bounds the final score, and once both bounds, a [`MARGIN`] wider, fall on one
+    /// side of the threshold the answer is that side. The same answer as comparing the full
+    /// score, from fewer trees when the model is sure.
+    pub(crate) fn reaches_by(
+        &self,
+        row: &[f32],
+        threshold: f32,
+        score: impl Fn(f64) -> f32,
+    ) -> bool {
         let mut sum = 0.0_f64;
         for tree in 0..self.roots.len() {
             sum += f64::from(self.leaf_of(tree, row));
             let (rest_lo, rest_hi) = self.rest[tree + 1];
-            if probability(sum + rest_lo - MARGIN) >= threshold {
+            if score(sum + rest_lo - MARGIN) >= threshold {
                 return true;
             }
-            if probability(sum + rest_hi + MARGIN) < threshold {
+            if score(sum + rest_hi + MARGIN) < threshold {
                 return false;
             }
         }
-        probability(sum) >= threshold
+        score(sum) >= threshold
     }
 
     /// [`FlatForest::predict_proba`] of every `d`-value row of `rows`, one tree at a time.
     pub(crate) fn predict_proba_rows(&self, rows: &[f32], d: usize) -> Vec<f32> {
+        self.sum_rows(rows, d)
+            .into_iter()
+            .map(|s| self.mean(s))
+            .collect()
+    }
+
+    /// [`FlatForest::sum`] of every `d`-value row of `rows`, one tree at a time.
+    pub(crate) fn sum_rows(&self, rows: &[f32], d: usize) -> Vec<f64> {
         let mut sums = vec![0.0_f64; rows.len() / d];
         for tree in 0..self.roots.len() {
             for (sum, row) in sums.iter_mut().zip(rows.chunks_exact(d)) {
                 *sum += f64::from(self.leaf_of(tree, row));
             }
         }
-        let n = self.roots.len() as f64;
-        sums.into_iter().map(|s| (s / n) as f32).collect()
+        sums
     }
 }
 
@@ -212,7 +238,7 @@ mod tests {
         let mut i = 0;
         loop {
             match tree.nodes[i] {
-                Node::Leaf { p_true } => return p_true,
+                Node::Leaf { value } => return value,
                 Node::Split {
                     feature,
                     threshold,
@@ -293,7 +319,7 @@ mod tests {
         }
     }
 
-    const LEAF_NODE: Node = Node::Leaf { p_true: 1.0 };
+    const LEAF_NODE: Node = Node::Leaf { value: 1.0 };
 
     #[test]
     fn links_that_do_not_form_a_tree_are_refused() {

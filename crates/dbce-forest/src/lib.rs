@@ -1,5 +1,5 @@
-//! Small deterministic classifiers for text runs: a random forest, and the k nearest
-//! neighbours of the DBCE thesis's test cases T003–T005.
+//! Small deterministic classifiers for text runs: a random forest, gradient-boosted trees, and
+//! the k nearest neighbours of the DBCE thesis's test cases T003–T005.
 //!
 //! The principal types are:
 //! - [`ForestParams`], the training settings (trees, depth, leaf size, features per split,
@@ -7,6 +7,9 @@
 //! - [`RandomForest`], a trained binary classifier: [`RandomForest::fit`] on a row-major
 //!   `f32` matrix and `bool` labels, then [`RandomForest::predict_proba`] and
 //!   [`RandomForest::predict`] per row; it serialises with serde;
+//! - [`BoostedTrees`], gradient-boosted trees trained on weighted rows ([`WeightedRows`]) with
+//!   [`BoostParams`], stopped early on a validation set, predicting through the same flat
+//!   arrays as the forest;
 //! - [`NearestNeighbours`], k nearest neighbours by Euclidean distance, and
 //!   [`remove_conflicting`], the thesis's rule that drops vectors seen with both labels;
 //! - [`FeatureSchema`], the names of the features a stored model reads, checked on load
@@ -50,11 +53,13 @@
 #![deny(missing_docs)]
 
 mod bins;
+mod boost;
 mod flat;
 mod knn;
 mod schema;
 mod tree;
 
+pub use boost::{BoostParams, BoostedTrees, WeightedRows};
 pub use flat::CompileError;
 pub use knn::{NearestNeighbours, remove_conflicting};
 pub use schema::{FeatureSchema, SchemaMismatch};

@@ -21,10 +21,11 @@ pub(crate) enum Node {
         /// Index of the right child.
         right: u32,
     },
-    /// A leaf with the (class-weighted) fraction of `true` among its training rows.
+    /// A leaf: in a forest's tree the (class-weighted) fraction of `true` among its training
+    /// rows, in a boosted tree its score (log-odds, learning rate applied).
     Leaf {
-        /// P(true).
-        p_true: f32,
+        /// P(true), or the boosted score.
+        value: f32,
     },
 }
 
@@ -134,7 +135,7 @@ pub(crate) fn build(
     let min_leaf = settings.min_samples_leaf.max(1);
 
     // (node index, rows start, rows end, depth); depth first, left child first.
-    nodes.push(Node::Leaf { p_true: 0.0 });
+    nodes.push(Node::Leaf { value: 0.0 });
     let mut stack = vec![(0_usize, 0_usize, samples.len(), 0_u32)];
     while let Some((node, start, end, depth)) = stack.pop() {
         let part = &samples[start..end];
@@ -147,7 +148,7 @@ pub(crate) fn build(
         } else {
             0.0
         };
-        nodes[node] = Node::Leaf { p_true };
+        nodes[node] = Node::Leaf { value: p_true };
         let pure = total.weight_true <= 0.0 || total.weight_true >= total.weight;
         if pure || depth >= settings.max_depth || total.draws < 2 * min_leaf {
             continue;
@@ -221,8 +222,8 @@ pub(crate) fn build(
 
         importance[best.feature] += best.gain.max(0.0);
         let left = nodes.len();
-        nodes.push(Node::Leaf { p_true });
-        nodes.push(Node::Leaf { p_true });
+        nodes.push(Node::Leaf { value: p_true });
+        nodes.push(Node::Leaf { value: p_true });
         nodes[node] = Node::Split {
             feature: best.feature as u16,
             threshold: data.cuts[best.feature][usize::from(best.bin)],

@@ -12,7 +12,7 @@
 #![allow(clippy::unwrap_used)]
 
 use dbce_classify::page_type::PAGE_TYPE_FEATURE_NAMES;
-use dbce_classify::{BlockModel, PageTypeModel};
+use dbce_classify::{BlockClassifier, BlockModel, PageTypeModel};
 use dbce_learn::judge::{EVIDENCE_NAMES, Judge, PageEvidence};
 
 /// Rows drawn per model.
@@ -78,7 +78,7 @@ fn checked(name: &str, (hash, distinct): (u64, usize), expected: u64) {
 #[test]
 fn the_block_model_predicts_as_before() {
     let model = BlockModel::built_in().unwrap();
-    let width = model.forest().n_features();
+    let width = model.classifier().n_features();
     let rows = Values(1).rows(width);
     checked(
         "block model",
@@ -132,7 +132,9 @@ fn the_judge_predicts_as_before() {
 /// `blocks:0.35:0.55`, the run model at 0.5.
 #[test]
 fn decisions_at_a_threshold_are_the_probabilitys() {
-    let block = BlockModel::built_in().unwrap().forest();
+    let BlockClassifier::Forest(block) = BlockModel::built_in().unwrap().classifier() else {
+        panic!("the built-in block model is a forest");
+    };
     let runs = dbce_learn::model::load(None).unwrap();
     for (forest, seed, thresholds) in [
         (block, 5, &[0.35, 0.5, 0.55, 0.7][..]),

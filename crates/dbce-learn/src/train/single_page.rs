@@ -5,18 +5,18 @@
 //! the ground truth ([`label_blocks`]). Extracted text is the content blocks, one per line,
 //! scored with ROUGE-LSum against the truth, beside Readability's blocks on the same pages.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::path::Path;
 
 use dbce_classify::page_type::{error_page, page_type_features};
 use dbce_classify::{
-    BlockModel, LearnedBlocks, PageType, PageTypeGuess, PageTypeModel, block_feature_names,
-    block_rows, readability_keeps, text_blocks,
+    BlockClassifier, BlockModel, LearnedBlocks, PageType, PageTypeGuess, PageTypeModel,
+    block_feature_names, block_rows, readability_keeps, text_blocks,
 };
 use dbce_dom::{Document, SanitizeConfig};
 use dbce_eval::{Dataset, RougeScorer};
-use dbce_forest::ForestParams;
+use dbce_forest::{BoostParams, BoostedTrees, ForestParams, WeightedRows};
 use rayon::prelude::*;
 
 use super::TrainError;
@@ -25,11 +25,28 @@ use super::label::label_blocks;
 mod nested;
 mod rows;
 
+/// Which learner a block model is, with its parameters.
+#[derive(Debug, Clone)]
+pub enum Learner {
+    /// A random forest; each block is trained on as many times as its weight.
+    Forest(ForestParams),
+    /// Gradient-boosted trees; each block weighs its weight in the loss. The rounds stop early
+    /// on the training pages of one sixth of their sites ([`stops_early_on`]), never on pages
+    /// held out.
+    Boosted {
+        /// The boosting's parameters.
+        params: BoostParams,
+        /// Spread each dataset's weight evenly over its sites (each dataset's total kept), so
+        /// that a site with many pages or long ones does not outweigh the others.
+        equal_sites: bool,
+    },
+}
+
 /// How block models are trained.
 #[derive(Debug, Clone)]
 pub struct Training {
-    /// The forest's parameters.
-    pub params: ForestParams,
+    /// The learner and its parameters.
+    pub learner: Learner,
     /// Word counts at which a block is trained on once more (`[8, 30]`: blocks of 8 words
     /// count twice, of 30 thrice), so that the forest minds long blocks as ROUGE does.
     pub word_steps: Vec<usize>,
@@ -383,11 +400,15 @@ fn table_rows(pages: &[Page], d: usize) -> Vec<(String, Vec<usize>)> {
     rows
 }
 
-/// The `count` most important features of `model`, by name, most important first.
+/// The `count` most important features of `model`, by name, most important first (none for a
+/// model that is not a forest).
 pub fn ranked_importances(model: &BlockModel, count: usize) -> Vec<(String, f32)> {
+    let BlockClassifier::Forest(forest) = model.classifier() else {
+        return Vec::new();
+    };
     let mut ranked: Vec<(String, f32)> = block_feature_names()
         .into_iter()
-        .zip(model.forest().feature_importances())
+        .zip(forest.feature_importances())
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
     ranked.truncate(count);
@@ -494,25 +515,119 @@ fn block_copies(page_times: usize, text: &str, training: &Training) -> usize {
 
 /// A model trained on the pages at `train`.
 fn fit(pages: &[Page], train: &[usize], training: &Training) -> Result<BlockModel, TrainError> {
-    let mut rows = Vec::new();
-    let mut labels = Vec::new();
     let width = block_feature_names().len();
-    for &i in train {
-        let page = &pages[i];
-        let page_times = page_times(page, training);
-        for ((row, &label), text) in page
-            .rows
-            .chunks_exact(width)
-            .zip(&page.labels)
-            .zip(&page.texts)
-        {
-            for _ in 0..block_copies(page_times, text, training) {
-                rows.extend_from_slice(row);
-                labels.push(label);
+    match &training.learner {
+        Learner::Forest(params) => {
+            let mut rows = Vec::new();
+            let mut labels = Vec::new();
+            for &i in train {
+                let page = &pages[i];
+                let page_times = page_times(page, training);
+                for ((row, &label), text) in page
+                    .rows
+                    .chunks_exact(width)
+                    .zip(&page.labels)
+                    .zip(&page.texts)
+                {
+                    for _ in 0..block_copies(page_times, text, training) {
+                        rows.extend_from_slice(row);
+                        labels.push(label);
+                    }
+                }
             }
+            Ok(BlockModel::fit(&rows, &labels, params)?)
+        }
+        Learner::Boosted {
+            params,
+            equal_sites,
+        } => {
+            let weights = block_weights(pages, train, training, *equal_sites);
+            let (stop, grow): (Vec<usize>, Vec<usize>) = train
+                .iter()
+                .partition(|&&i| stops_early_on(&pages[i].group));
+            // Without pages of both kinds, every round is kept.
+            let (grow, stop) = if stop.is_empty() || grow.is_empty() {
+                (train.to_vec(), Vec::new())
+            } else {
+                (grow, stop)
+            };
+            let gather = |at: &[usize]| {
+                let mut set = (Vec::new(), Vec::new(), Vec::new());
+                for &i in at {
+                    set.0.extend_from_slice(&pages[i].rows);
+                    set.1.extend_from_slice(&pages[i].labels);
+                    set.2.extend_from_slice(&weights[&i]);
+                }
+                set
+            };
+            let (grow, stop) = (gather(&grow), gather(&stop));
+            let validation = (!stop.1.is_empty()).then(|| weighted(&stop));
+            let boosted = BoostedTrees::fit(weighted(&grow), width, validation, params)
+                .map_err(dbce_classify::ModelError::from)?;
+            Ok(BlockModel::new(BlockClassifier::Boosted(boosted))?)
         }
     }
-    Ok(BlockModel::fit(&rows, &labels, &training.params)?)
+}
+
+/// Rows, labels and weights gathered for the boosting, as it takes them.
+fn weighted((features, labels, weights): &(Vec<f32>, Vec<bool>, Vec<f32>)) -> WeightedRows<'_> {
+    WeightedRows {
+        features,
+        labels,
+        weights,
+    }
+}
+
+/// Whether the boosting stops early on the pages of site `group` rather than training on
+/// them: one site in six, by the high half of the site's hash (folds take its remainder).
+pub fn stops_early_on(group: &str) -> bool {
+    (fnv(group) >> 32) % 6 == 0
+}
+
+/// Each block's weight on the pages at `train` (its copies, [`block_copies`]), by page;
+/// with `equal_sites`, spread so that each site of a dataset weighs alike and each dataset
+/// keeps its total.
+fn block_weights(
+    pages: &[Page],
+    train: &[usize],
+    training: &Training,
+    equal_sites: bool,
+) -> BTreeMap<usize, Vec<f32>> {
+    let mut weights: BTreeMap<usize, Vec<f32>> = train
+        .iter()
+        .map(|&i| {
+            let page_times = page_times(&pages[i], training);
+            let copies = pages[i]
+                .texts
+                .iter()
+                .map(|text| block_copies(page_times, text, training) as f32)
+                .collect();
+            (i, copies)
+        })
+        .collect();
+    if equal_sites {
+        let mut site_total: BTreeMap<(usize, &str), f64> = BTreeMap::new();
+        for (&i, w) in &weights {
+            *site_total
+                .entry((pages[i].dataset, pages[i].group.as_str()))
+                .or_default() += w.iter().map(|&v| f64::from(v)).sum::<f64>();
+        }
+        let mut dataset_total: BTreeMap<usize, (f64, usize)> = BTreeMap::new();
+        for (&(dataset, _), &total) in &site_total {
+            let entry = dataset_total.entry(dataset).or_default();
+            entry.0 += total;
+            entry.1 += 1;
+        }
+        for (&i, w) in weights.iter_mut() {
+            let page = &pages[i];
+            let site = site_total[&(page.dataset, page.group.as_str())];
+            let (total, sites) = dataset_total[&page.dataset];
+            let scale = total / sites as f64 / site;
+            w.iter_mut()
+                .for_each(|v| *v = (f64::from(*v) * scale) as f32);
+        }
+    }
+    weights
 }
 
 /// One column of verdicts per threshold from per-block probabilities.
@@ -791,7 +906,7 @@ mod tests {
     #[test]
     fn blocks_are_trained_on_as_often_as_their_weights_say() {
         let training = Training {
-            params: ForestParams::default(),
+            learner: Learner::Forest(ForestParams::default()),
             word_steps: vec![2, 4],
             dataset_weight: vec![1, 3],
             type_weight: vec![(PageType::Forum, 2)],
@@ -803,6 +918,47 @@ mod tests {
         assert_eq!(page_times(&forum, &training), 6);
         // A dataset without a weight counts once.
         assert_eq!(page_times(&page(2, "b.example", 1), &training), 1);
+    }
+
+    #[test]
+    fn boosting_weighs_blocks_and_can_even_out_sites() {
+        let training = Training {
+            learner: Learner::Forest(ForestParams::default()),
+            word_steps: vec![2],
+            dataset_weight: vec![1, 3],
+            type_weight: Vec::new(),
+        };
+        // Dataset 0: site a with two pages of 2 blocks (each block of 2 words: weight 2), site
+        // b with one page of 1 block; dataset 1: one page of 1 block (weight 3 × 2).
+        let pages = vec![
+            page(0, "a", 2),
+            page(0, "a", 2),
+            page(0, "b", 1),
+            page(1, "c", 1),
+        ];
+        let all = [0, 1, 2, 3];
+        let plain = block_weights(&pages, &all, &training, false);
+        assert_eq!(plain[&0], [2.0, 2.0]);
+        assert_eq!(plain[&2], [2.0]);
+        assert_eq!(plain[&3], [6.0]);
+        // Dataset 0 weighs 10 in all, 5 per site: site a's 8 become 5, site b's 2 become 5.
+        let even = block_weights(&pages, &all, &training, true);
+        assert_eq!(even[&0], [1.25, 1.25]);
+        assert_eq!(even[&2], [5.0]);
+        assert_eq!(even[&3], [6.0]);
+        // Only the pages trained on are weighed.
+        assert_eq!(block_weights(&pages, &[2], &training, true).len(), 1);
+    }
+
+    #[test]
+    fn about_a_sixth_of_the_sites_stop_the_boosting_whatever_their_fold() {
+        let sites: Vec<String> = (0..3000).map(|i| format!("site{i}.example")).collect();
+        let stopping: Vec<&String> = sites.iter().filter(|s| stops_early_on(s)).collect();
+        assert!((400..600).contains(&stopping.len()), "{}", stopping.len());
+        for fold in 0..5 {
+            let in_fold = stopping.iter().filter(|s| site_fold(s, 5) == fold).count();
+            assert!((60..140).contains(&in_fold), "fold {fold}: {in_fold}");
+        }
     }
 
     #[test]

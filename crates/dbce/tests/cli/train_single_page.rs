@@ -194,3 +194,39 @@ fn train_single_page_writes_the_rows_it_trains_on_gzipped() {
         assert!(row[7..].iter().all(|v| v.parse::<f32>().is_ok()));
     }
 }
+
+#[test]
+fn train_single_page_boosts_trees_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("boosted.bin");
+    let pages = dir.path().join("pages.jsonl");
+    let stdout = train_on_mini(&[
+        "--learner".as_ref(),
+        "boosted".as_ref(),
+        "--equal-sites".as_ref(),
+        "--cross-validate".as_ref(),
+        "--folds".as_ref(),
+        "2".as_ref(),
+        "--out".as_ref(),
+        model.as_os_str(),
+        "--pages-out".as_ref(),
+        pages.as_os_str(),
+    ]);
+    assert!(stdout.contains("blocks site folds ≥0.5"), "{stdout}");
+    let bytes = std::fs::read(&model).unwrap();
+    let decoded = dbce_classify::BlockModel::decode(&bytes).unwrap();
+    assert!(matches!(
+        decoded.classifier(),
+        dbce_classify::BlockClassifier::Boosted(_)
+    ));
+    // Every block has a probability in sample and held out.
+    for line in std::fs::read_to_string(&pages).unwrap().lines() {
+        let page: serde_json::Value = serde_json::from_str(line).unwrap();
+        let blocks = page["texts"].as_array().unwrap().len();
+        for column in ["in-sample", "site folds"] {
+            let p = page["probabilities"][column].as_array().unwrap();
+            assert_eq!(p.len(), blocks, "{column}");
+            assert!(p.iter().all(|v| (0.0..=1.0).contains(&v.as_f64().unwrap())));
+        }
+    }
+}

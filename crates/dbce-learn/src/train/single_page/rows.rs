@@ -83,7 +83,7 @@ mod tests {
 
     fn training() -> Training {
         Training {
-            params: ForestParams::default(),
+            learner: super::super::Learner::Forest(ForestParams::default()),
             word_steps: vec![2, 4],
             dataset_weight: vec![1, 3],
             type_weight: Vec::new(),
