@@ -4,6 +4,7 @@
 Usage: learners.py ROWS_CSV PAGES_JSONL [--types NESTED_PAGES_JSONL] [--learners lgb,...]
                    [--seeds 0,1,2] [--probs-dir DIR] [--forest-seed N] [--constrained]
                    [--in-sample] [--block-only] [--combine ARTICLES:OTHERS,...]
+                   [--pages-learner NAME=PAGES_JSONL ...]
 
 ROWS_CSV is the `--rows-out` file of `dbce train-single-page` (gzip fine): per block its page's
 dataset, id and site group, its place, the page's site fold, label, weight (the times the
@@ -26,6 +27,10 @@ thresholds under the aim's constraint instead (`--nested`'s second choice).
 Learners: `lgb` and `lgb-reg` (LightGBM, see LGB), `rf`, `et`, `rf-mf0.3`, `rf-mf0.05`
 (scikit-learn's RandomForest and ExtraTrees of the forest's shape, max_features tuned); any of
 them with `+site`. Needs numpy, scikit-learn, lightgbm (and numba for the scorer).
+
+`--pages-learner NAME=FILE` adds a learner whose held-out probabilities are the `site folds` of
+another `--cross-validate` run's `--pages-out` on the same datasets and folds (e.g. `dbce
+train-single-page --learner boosted`), routed and combined like the others.
 
 `--combine` also routes, for every learner and seed, combinations of its held-out
 probabilities with the shipped forest's (the same blocks, both held out by the same folds): each
@@ -296,6 +301,8 @@ def main():
     parser.add_argument('--combine', default='',
                         help="ARTICLES:OTHERS,... each of forest, learner, mean, logit: the "
                              "learners' held-out probabilities combined with the forest's")
+    parser.add_argument('--pages-learner', action='append', default=[], metavar='NAME=FILE',
+                        help="a learner's held-out probabilities from another run's --pages-out")
     args = parser.parse_args()
     names = [n for n in args.learners.split(',') if n]
     specs = [c for c in args.combine.split(',') if c]
@@ -325,6 +332,15 @@ def main():
                 if path:
                     np.savez(path, p=p)
             runs.append((name, str(seed), p))
+    for spec in args.pages_learner:
+        name, _, path = spec.partition('=')
+        p = np.full(len(rows.y), np.nan)
+        for pg in load(path, 'site folds', args.types):
+            start, end = rows.span.get((pg.dataset, pg.id), (0, 0))
+            p[start:end] = pg.p
+        if np.isnan(p).any():
+            parser.error(f'--pages-learner {spec}: {int(np.isnan(p).sum())} blocks without probabilities')
+        runs.append((name, '', p))
     runs += [(f'{spec} ({name})', seed, combined(rows, pages, spec, shipped, p))
              for spec in specs for name, seed, p in runs[1:]]
     for name, seed, p in runs:
