@@ -204,7 +204,7 @@ impl BoostedTrees {
                 .iter_mut()
                 .zip(train.features.chunks_exact(n_features))
             {
-                *score += f64::from(walk(&tree, row));
+                *score += f64::from(tree.leaf(row));
             }
             trees.push(tree);
             if let Some((validation, scores, best, best_rounds)) = &mut validation_scores {
@@ -213,7 +213,7 @@ impl BoostedTrees {
                     .iter_mut()
                     .zip(validation.features.chunks_exact(n_features))
                 {
-                    *score += f64::from(walk(tree, row));
+                    *score += f64::from(tree.leaf(row));
                 }
                 let loss = validation.log_loss(scores);
                 if loss < *best {
@@ -350,25 +350,6 @@ fn sigmoid(score: f64) -> f64 {
 /// `log(1 + exp(x))` without overflow.
 fn softplus(x: f64) -> f64 {
     x.max(0.0) + (-x.abs()).exp().ln_1p()
-}
-
-/// The leaf value of `tree` for `row`, walking the stored nodes.
-fn walk(tree: &Tree, row: &[f32]) -> f32 {
-    let mut node = 0;
-    loop {
-        match tree.nodes[node] {
-            Node::Leaf { value } => return value,
-            Node::Split {
-                feature,
-                threshold,
-                left,
-                right,
-            } => {
-                let goes_left = row[usize::from(feature)] <= threshold;
-                node = if goes_left { left } else { right } as usize;
-            }
-        }
-    }
 }
 
 /// Gradient and hessian sums, and sampled rows, of one bin or one leaf.
@@ -664,7 +645,7 @@ mod tests {
                     model.base
                         + model.trees[..trees]
                             .iter()
-                            .map(|t| f64::from(walk(t, row)))
+                            .map(|t| f64::from(t.leaf(row)))
                             .sum::<f64>()
                 })
                 .collect();
@@ -772,7 +753,7 @@ mod tests {
             let rows: Vec<f32> = rows.iter().flat_map(|&(a, b)| [value(a), value(b)]).collect();
             let batch = model.predict_proba_batch(&rows);
             for (row, batched) in rows.chunks_exact(2).zip(batch) {
-                let walked: f64 = model.trees.iter().map(|t| f64::from(walk(t, row))).sum();
+                let walked: f64 = model.trees.iter().map(|t| f64::from(t.leaf(row))).sum();
                 let p = sigmoid(model.base + walked) as f32;
                 prop_assert_eq!(model.predict_proba(row).to_bits(), p.to_bits());
                 prop_assert_eq!(batched.to_bits(), p.to_bits());

@@ -232,31 +232,8 @@ mod tests {
     use crate::{ForestParams, RandomForest};
     use proptest::prelude::*;
 
-    /// The leaf P(true) of `tree` for `row`, walking its nodes as they are stored: what the
-    /// flat arrays must reproduce.
-    fn walk(tree: &Tree, row: &[f32]) -> f32 {
-        let mut i = 0;
-        loop {
-            match tree.nodes[i] {
-                Node::Leaf { value } => return value,
-                Node::Split {
-                    feature,
-                    threshold,
-                    left,
-                    right,
-                } => {
-                    i = if row[usize::from(feature)] <= threshold {
-                        left
-                    } else {
-                        right
-                    } as usize;
-                }
-            }
-        }
-    }
-
     fn walked(forest: &RandomForest, row: &[f32]) -> f32 {
-        let sum: f64 = forest.trees.iter().map(|t| f64::from(walk(t, row))).sum();
+        let sum: f64 = forest.trees.iter().map(|t| f64::from(t.leaf(row))).sum();
         (sum / forest.trees.len() as f64) as f32
     }
 

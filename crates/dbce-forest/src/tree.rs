@@ -35,6 +35,29 @@ pub(crate) struct Tree {
     pub(crate) nodes: Vec<Node>,
 }
 
+impl Tree {
+    /// The leaf value of `row`, walking the nodes as they are stored (`row[feature] <=
+    /// threshold` goes left, NaN right): what the flat arrays reproduce, and how training
+    /// updates its scores.
+    pub(crate) fn leaf(&self, row: &[f32]) -> f32 {
+        let mut node = 0;
+        loop {
+            match self.nodes[node] {
+                Node::Leaf { value } => return value,
+                Node::Split {
+                    feature,
+                    threshold,
+                    left,
+                    right,
+                } => {
+                    let goes_left = row[usize::from(feature)] <= threshold;
+                    node = if goes_left { left } else { right } as usize;
+                }
+            }
+        }
+    }
+}
+
 /// Settings of one tree, resolved from the forest's parameters.
 pub(crate) struct TreeSettings {
     pub(crate) max_depth: u32,
