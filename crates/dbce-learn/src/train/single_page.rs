@@ -581,7 +581,7 @@ fn weighted((features, labels, weights): &(Vec<f32>, Vec<bool>, Vec<f32>)) -> We
 /// Whether the boosting stops early on the pages of site `group` rather than training on
 /// them: one site in six, by the high half of the site's hash (folds take its remainder).
 pub fn stops_early_on(group: &str) -> bool {
-    (fnv(group) >> 32) % 6 == 0
+    (fnv(group) >> 32).is_multiple_of(6)
 }
 
 /// Each block's weight on the pages at `train` (its copies, [`block_copies`]), by page;
