@@ -164,24 +164,22 @@ pub fn run_annotate(
                     Ok(page) => {
                         if batches.is_split(&page.page.site.0) {
                             report.warn(SITE_SPLIT);
-                            if buckets.cut.contains(&page.page.page) {
+                            let id = page.page.page;
+                            let cross = position(&pages, id).map(|i| crosses[i].as_ref());
+                            if buckets.cut.contains(&id) {
                                 report.warn(SITE_SPLIT_PARTNERS_CUT);
-                                let alone = position(&pages, page.page.page)
-                                    .is_some_and(|i| crosses[i].is_none());
-                                if alone {
+                                if matches!(cross, Some(None)) {
                                     report.warn(SITE_SPLIT_ALONE);
                                 }
                             }
-                            let in_part = position(&pages, page.page.page)
-                                .and_then(|i| crosses[i].as_ref())
+                            let in_part = cross
+                                .flatten()
                                 .map(|planned| planned.similarity[&planned.cross.up]);
-                            match whole_site.loss(page.page.page, in_part) {
-                                Some(PartnerLoss::Lost) => {
-                                    report.warn(SITE_SPLIT_SAMPLED);
+                            if let Some(loss) = whole_site.loss(id, in_part) {
+                                report.warn(SITE_SPLIT_SAMPLED);
+                                if loss == PartnerLoss::Lost {
                                     report.warn(SITE_SPLIT_BEST_PARTNER_LOST);
                                 }
-                                Some(PartnerLoss::Kept) => report.warn(SITE_SPLIT_SAMPLED),
-                                None => {}
                             }
                         }
                         report.emit();
