@@ -327,11 +327,6 @@ impl BlockModel {
         .checked()
     }
 
-    /// Values per row of [`block_rows`] in this build.
-    pub fn width() -> usize {
-        block_width()
-    }
-
     /// The model built into this crate.
     ///
     /// # Errors
