@@ -4,7 +4,7 @@
 Usage: learners.py ROWS_CSV PAGES_JSONL [--types NESTED_PAGES_JSONL] [--learners lgb,...]
                    [--seeds 0,1,2] [--probs-dir DIR] [--forest-seed N] [--constrained]
                    [--in-sample] [--block-only] [--combine ARTICLES:OTHERS,...]
-                   [--pages-learner NAME=PAGES_JSONL ...]
+                   [--pages-learner NAME=PAGES_JSONL ...] [--type-features]
 
 ROWS_CSV is the `--rows-out` file of `dbce train-single-page` (gzip fine): per block its page's
 dataset, id and site group, its place, the page's site fold, label, weight (the times the
@@ -44,6 +44,12 @@ thresholds are chosen inside the folds exactly as for a single learner (over the
 the combined probabilities of the articles and of the other types are each on one scale, and
 the two choices are independent); the rows are labelled `ARTICLES:OTHERS (LEARNER)`.
 
+`--type-features` gives the learners (not the shipped forest, nor `--pages-learner`s) nine
+more block features: the page's held-out type one-hot (the eight types of the page-type model)
+and its confidence, from the `--types` file (required). Each page's type there comes from a
+page-type model that was not trained on the page's own fold, so the training rows see types as
+wrong as the held-out pages' are (cross-fitting); the learners are named `NAME+types`.
+
 Prints one Markdown row per learner and seed: wcxb-dev overall and by type, the four older
 sets, then block-level figures (held-out weighted log loss and ROC AUC over all blocks).
 `--probs-dir` keeps each run's held-out probabilities (`LEARNER-sSEED.npz`) and reuses them.
@@ -65,6 +71,8 @@ ANCHORS = [0.3, 0.35, 0.4, 0.5, 0.6]
 OUTSIDE = [0.4, 0.5, 0.55, 0.6, 0.7, 0.8]
 OTHERS = [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5]
 KEYS = 7
+PAGE_TYPES = ('article', 'collection', 'documentation', 'error', 'forum', 'listing', 'product',
+              'service')
 
 
 class Rows:
@@ -107,6 +115,22 @@ def site_weights(w, dataset, group):
         data_total[d] += t
     return np.array([wi / site_total[d, g] * data_total[d] / sites[d]
                      for wi, d, g in zip(w, dataset, group)])
+
+
+def type_columns(rows, types_path):
+    """Per block, its page's held-out type one-hot (`PAGE_TYPES`) and confidence."""
+    import json
+    typed = {}
+    with open(types_path) as lines:
+        for line in lines:
+            row = json.loads(line)
+            typed[row['dataset'], row['id']] = (row['held_out_type'], row['held_out_confidence'])
+    columns = np.zeros((len(rows.y), len(PAGE_TYPES) + 1), np.float32)
+    for key, (start, end) in rows.span.items():
+        page_type, confidence = typed[key]
+        columns[start:end, PAGE_TYPES.index(page_type)] = 1
+        columns[start:end, -1] = confidence
+    return columns
 
 
 def forest(kind, max_features='sqrt'):
@@ -152,7 +176,7 @@ class Boosted:
 
 
 def learner(name, seed):
-    base = name.removesuffix('+site')
+    base = name.removesuffix('+types').removesuffix('+site')
     if base in LGB:
         return Boosted(LGB[base], seed)
     makers = {'rf': forest('rf'), 'et': forest('et'), 'rf-mf0.3': forest('rf', 0.3),
@@ -161,7 +185,7 @@ def learner(name, seed):
 
 
 def fit(model, rows, idx, name):
-    w = (rows.site_w if name.endswith('+site') else rows.w)[idx]
+    w = (rows.site_w if name.removesuffix('+types').endswith('+site') else rows.w)[idx]
     if isinstance(model, Boosted):
         return model.fit(rows.x[idx], rows.y[idx], w, [rows.group[i] for i in idx])
     return model.fit(rows.x[idx], rows.y[idx], sample_weight=w)
@@ -301,6 +325,8 @@ def main():
     parser.add_argument('--combine', default='',
                         help="ARTICLES:OTHERS,... each of forest, learner, mean, logit: the "
                              "learners' held-out probabilities combined with the forest's")
+    parser.add_argument('--type-features', action='store_true',
+                        help="the page's held-out type and confidence (--types) as block features")
     parser.add_argument('--pages-learner', action='append', default=[], metavar='NAME=FILE',
                         help="a learner's held-out probabilities from another run's --pages-out")
     args = parser.parse_args()
@@ -309,6 +335,8 @@ def main():
     for spec in specs:
         if spec.count(':') != 1 or not all(part in SOURCES for part in spec.split(':')):
             parser.error(f'--combine: {spec!r} is not ARTICLES:OTHERS of {", ".join(SOURCES)}')
+    if args.type_features and not args.types:
+        parser.error('--type-features needs --types')
     rows = Rows(args.rows)
     pages = load(args.pages, 'site folds', args.types)
     for pg in pages:
@@ -322,6 +350,9 @@ def main():
         start, end = rows.span.get(pg.key, (0, 0))
         shipped[start:end] = pg.p
     runs = [('shipped forest (Rust)', args.forest_seed, shipped)]
+    if args.type_features:
+        rows.x = np.hstack([rows.x, type_columns(rows, args.types)])
+        names = [f'{n}+types' for n in names]
     for name in names:
         for seed in map(int, args.seeds.split(',')):
             path = args.probs_dir and Path(args.probs_dir) / f'{name}-s{seed}.npz'
