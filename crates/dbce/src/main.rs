@@ -6,6 +6,13 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 
+/// jemalloc, not glibc's allocator: glibc keeps what one stage freed for the rest of the
+/// process, so `dbce run`'s last stage (index, with its writer's budget) came on top of
+/// annotate's peak; jemalloc hands it back. Same output, CPU level (docs/bench/2026-11-28-allocator).
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Diff-Based Content Extraction: turns web archives into clean text corpora.
 #[derive(Debug, Parser)]
 #[command(name = "dbce", version, about)]
