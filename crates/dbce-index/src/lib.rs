@@ -72,6 +72,7 @@
 pub mod analyser;
 mod error;
 mod fingerprint;
+mod queue;
 mod schema;
 mod search;
 mod writer;

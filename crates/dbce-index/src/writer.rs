@@ -4,12 +4,14 @@
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tantivy::indexer::NoMergePolicy;
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use crate::IndexError;
 use crate::analyser::{CjkMode, tokenizers};
+use crate::queue::{InFlight, QueuedDocument};
 use crate::schema::{Fields, parse_date};
 
 /// One cleaned page as the index stores it.
@@ -54,6 +56,9 @@ pub struct IndexSummary {
     pub segments: u64,
     /// Total size of the index's files in bytes.
     pub bytes: u64,
+    /// The most bytes of pages (an estimate: their strings) that waited for the indexing
+    /// thread at once; at most [`IndexConfig::queue_bytes`] unless one page alone is larger.
+    pub peak_queued_bytes: u64,
 }
 
 /// Settings of [`build_index_with`].
@@ -62,12 +67,18 @@ pub struct IndexConfig {
     /// Memory of the single indexing thread in bytes; when it is full the writer flushes a
     /// segment. tantivy accepts 15 MB to 4 GB. By default, 64 MiB.
     pub memory_budget: u64,
+    /// Bytes of pages (their strings) that may wait for the indexing thread at once; adding a
+    /// page waits while more are queued. tantivy's own queue bounds only the number of
+    /// documents (10,000), which pages of ~8 KB of text turn into over 100 MB. A page larger
+    /// than this goes alone. By default, 8 MiB. It changes no output.
+    pub queue_bytes: u64,
 }
 
 impl Default for IndexConfig {
     fn default() -> Self {
         Self {
             memory_budget: 64 << 20,
+            queue_bytes: 8 << 20,
         }
     }
 }
@@ -161,18 +172,28 @@ fn write_index(
         .create_in_dir(dir)
         .map_err(tantivy_error())?;
     let budget = usize::try_from(config.memory_budget).unwrap_or(usize::MAX);
-    let mut writer: IndexWriter = index
+    let mut writer: IndexWriter<QueuedDocument> = index
         .writer_with_num_threads(1, budget)
         .map_err(tantivy_error())?;
     writer.set_merge_policy(Box::new(NoMergePolicy));
+    let queue_limit = usize::try_from(config.queue_bytes).unwrap_or(usize::MAX);
+    let in_flight = Arc::new(InFlight::default());
     let mut summary = IndexSummary::default();
     for page in pages {
+        let ticket = in_flight.admit(page.queued_bytes(), queue_limit);
         let (document, dated) = fields.document(&page, summary.documents);
-        writer.add_document(document).map_err(tantivy_error())?;
+        drop(page);
+        writer
+            .add_document(QueuedDocument {
+                document,
+                _ticket: ticket,
+            })
+            .map_err(tantivy_error())?;
         summary.documents += 1;
         summary.undated += u64::from(!dated);
     }
     writer.commit().map_err(tantivy_error())?;
+    summary.peak_queued_bytes = in_flight.peak() as u64;
     summary.segments = index
         .searchable_segment_ids()
         .map_err(tantivy_error())?
@@ -180,6 +201,24 @@ fn write_index(
     writer.wait_merging_threads().map_err(tantivy_error())?;
     summary.bytes = directory_size(dir)?;
     Ok(summary)
+}
+
+impl IndexedPage {
+    /// What the page's document takes while it waits for the indexing thread, roughly: its
+    /// strings, and a little for the document's own structure.
+    fn queued_bytes(&self) -> usize {
+        let strings = [
+            &self.id,
+            &self.url,
+            &self.site,
+            &self.date,
+            &self.lang,
+            &self.title,
+            &self.text,
+            &self.file,
+        ];
+        256 + strings.iter().map(|s| s.len()).sum::<usize>()
+    }
 }
 
 impl Fields {

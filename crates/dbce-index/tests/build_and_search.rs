@@ -358,7 +358,10 @@ fn bulk_pages(n: u64) -> Vec<IndexedPage> {
 /// Builds `pages` into `tmp/name`; returns the directory and the number of segments.
 fn build_in(tmp: &Path, name: &str, memory_budget: u64) -> (PathBuf, u64) {
     let dir = tmp.join(name);
-    let config = IndexConfig { memory_budget };
+    let config = IndexConfig {
+        memory_budget,
+        ..IndexConfig::default()
+    };
     let summary = build_index_with(&dir, bulk_pages(PAGES), &config).expect("bulk pages build");
     assert_eq!(summary.documents, PAGES);
     (dir, summary.segments)
@@ -612,4 +615,36 @@ fn a_foreign_shard_is_refused() {
         matches!(&error, IndexError::Schema { dir, .. } if *dir == foreign),
         "{error:?}"
     );
+}
+
+#[test]
+fn the_queue_to_the_indexing_thread_is_bounded_in_bytes_and_changes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let build = |name: &str, queue_bytes: u64| {
+        let dir = tmp.path().join(name);
+        let config = IndexConfig {
+            queue_bytes,
+            ..IndexConfig::default()
+        };
+        let summary = build_index_with(&dir, bulk_pages(PAGES), &config).unwrap();
+        assert_eq!(summary.documents, PAGES);
+        (fingerprint(&dir).unwrap(), summary.peak_queued_bytes)
+    };
+    let page_bytes = bulk_pages(1)[0].text.len() as u64;
+    let (unbounded, peak) = build("wide", u64::MAX);
+    assert!(peak >= page_bytes, "{peak} bytes queued at most");
+    let limit = 4 * page_bytes;
+    let (bounded, peak) = build("narrow", limit);
+    assert!(
+        (page_bytes..=limit).contains(&peak),
+        "{peak} bytes queued at most, limit {limit}"
+    );
+    // One page at a time: every page is larger than the limit.
+    let (alone, peak) = build("alone", 1);
+    assert!(
+        peak < 2 * page_bytes,
+        "{peak} bytes: more than one page queued"
+    );
+    assert_eq!(unbounded, bounded);
+    assert_eq!(unbounded, alone);
 }
