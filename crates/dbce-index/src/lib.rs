@@ -23,7 +23,8 @@
 //!
 //! **Determinism.** One indexing thread adds the pages in the given order and flushes a
 //! segment whenever its memory budget fills; the segments are not merged (a build holds no
-//! more than the budget and never maps its own index back). Scores use statistics over all
+//! more than the budget, and at most [`IndexConfig::queue_bytes`] of pages waiting for the
+//! thread, and never maps its own index back). Scores use statistics over all
 //! segments, and equal scores rank in input order (each page's position, `seq`), so hits do
 //! not depend on the memory budget's segment boundaries. The files are not byte-identical
 //! between two builds of the same input: tantivy names segment files after a random UUID, which
