@@ -175,8 +175,15 @@ class Boosted:
         return np.column_stack([1 - p, p])
 
 
+def variant(name):
+    """A learner's name without its `+types` suffix, and whether it weighs sites alike
+    (`+site`)."""
+    name = name.removesuffix('+types')
+    return name.removesuffix('+site'), name.endswith('+site')
+
+
 def learner(name, seed):
-    base = name.removesuffix('+types').removesuffix('+site')
+    base, _ = variant(name)
     if base in LGB:
         return Boosted(LGB[base], seed)
     makers = {'rf': forest('rf'), 'et': forest('et'), 'rf-mf0.3': forest('rf', 0.3),
@@ -185,7 +192,7 @@ def learner(name, seed):
 
 
 def fit(model, rows, idx, name):
-    w = (rows.site_w if name.removesuffix('+types').endswith('+site') else rows.w)[idx]
+    w = (rows.site_w if variant(name)[1] else rows.w)[idx]
     if isinstance(model, Boosted):
         return model.fit(rows.x[idx], rows.y[idx], w, [rows.group[i] for i in idx])
     return model.fit(rows.x[idx], rows.y[idx], sample_weight=w)
