@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::bins::{Binned, MAX_BINS};
-use crate::flat::{CompileError, FlatForest};
+use crate::flat::{CompileError, FlatForest, settled_by};
 use crate::tree::{Node, Tree};
 use crate::{ForestError, check_matrix};
 
@@ -271,8 +271,40 @@ impl BoostedTrees {
     /// If `row.len()` differs from [`BoostedTrees::n_features`].
     pub fn reaches(&self, row: &[f32], threshold: f32) -> bool {
         self.check_row(row.len());
-        self.flat
-            .reaches_by(row, threshold, |sum| self.probability(sum))
+        let reaches = |sum| self.probability(sum) >= threshold;
+        match self.cut(threshold) {
+            // The bounds are compared with the threshold's log-odds, without a logistic
+            // function per tree.
+            Some(cut) => self.flat.reaches_by(
+                row,
+                |lo, hi| {
+                    if lo >= cut + CUT_SLACK {
+                        Some(true)
+                    } else if hi < cut - CUT_SLACK {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                },
+                reaches,
+            ),
+            None => self.flat.reaches_by(
+                row,
+                settled_by(threshold, |sum| self.probability(sum)),
+                reaches,
+            ),
+        }
+    }
+
+    /// The sum of leaves at which the probability is `threshold` (its log-odds less the base
+    /// score), for thresholds in [0.001, 0.999]: there, a sum [`CUT_SLACK`] above it gives a
+    /// probability above `threshold` by more than `f32` rounds, and one [`CUT_SLACK`] below
+    /// it one below.
+    fn cut(&self, threshold: f32) -> Option<f64> {
+        let t = f64::from(threshold);
+        (0.001..=0.999)
+            .contains(&t)
+            .then(|| (t / (1.0 - t)).ln() - self.base)
     }
 
     /// Number of features per row the model was trained on.
@@ -383,6 +415,12 @@ impl Sums {
 
 /// The least hessian sum a leaf may have (LightGBM's `min_sum_hessian_in_leaf`).
 const MIN_HESSIAN: f64 = 1e-3;
+
+/// How far from the threshold's log-odds ([`BoostedTrees::cut`]) the bounds of a sum must lie
+/// to settle a decision: at a threshold t in [0.001, 0.999] it moves the probability by at
+/// least 1e-4 · t(1 − t) ≥ 1e-7, more than half an `f32` step below 1 (3e-8), so the
+/// probability as `f32` lies on the same side of t.
+const CUT_SLACK: f64 = 1e-4;
 
 /// A leaf of a tree being grown.
 struct Leaf {

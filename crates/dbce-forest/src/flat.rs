@@ -58,6 +58,24 @@ pub(crate) struct FlatForest {
 /// last tree: far more than the rounding of summing a forest's leaves in another order.
 const MARGIN: f64 = 1e-9;
 
+/// The `settled` of [`FlatForest::reaches_by`] for a `score` of the sum that never decreases
+/// as the sum grows, compared with `threshold`: the answer once both bounds, a [`MARGIN`]
+/// wider, score on one side of it.
+pub(crate) fn settled_by(
+    threshold: f32,
+    score: impl Fn(f64) -> f32,
+) -> impl Fn(f64, f64) -> Option<bool> {
+    move |lo, hi| {
+        if score(lo - MARGIN) >= threshold {
+            Some(true)
+        } else if score(hi + MARGIN) < threshold {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
 impl FlatForest {
     /// Compiles `trees` for rows of `n_features` values.
     pub(crate) fn compile(trees: &[Tree], n_features: usize) -> Result<Self, CompileError> {
@@ -177,33 +195,33 @@ impl FlatForest {
     /// Whether [`FlatForest::predict_proba`] of `row` is at least `threshold`
     /// ([`FlatForest::reaches_by`] with the mean).
     pub(crate) fn reaches(&self, row: &[f32], threshold: f32) -> bool {
-        self.reaches_by(row, threshold, |sum| self.mean(sum))
+        let mean = |sum| self.mean(sum);
+        self.reaches_by(row, settled_by(threshold, mean), |sum| {
+            mean(sum) >= threshold
+        })
     }
 
-    /// Whether `score` of the sum of `row`'s leaves is at least `threshold`, for a `score`
-    /// that never decreases as the sum grows, walking only as many trees as it takes to know:
-    /// after each tree, the sum so far plus the least (the greatest) the other trees' leaves
-    /// can add bounds the final score, and once both bounds, a [`MARGIN`] wider, fall on one
-    /// side of the threshold the answer is that side. The same answer as comparing the full
-    /// score, from fewer trees when the model is sure.
+    /// Whether the sum of `row`'s leaves passes `reaches`, walking only as many trees as it
+    /// takes to know: after each tree, the sum so far plus the least (the greatest) the other
+    /// trees' leaves can add bounds the final sum, and once `settled` gives an answer for
+    /// those bounds, that is the answer. `settled` must answer only what `reaches` says of
+    /// every sum between the bounds: then the answer is the same as from the full sum, from
+    /// fewer trees when the model is sure.
     pub(crate) fn reaches_by(
         &self,
         row: &[f32],
-        threshold: f32,
-        score: impl Fn(f64) -> f32,
+        settled: impl Fn(f64, f64) -> Option<bool>,
+        reaches: impl Fn(f64) -> bool,
     ) -> bool {
         let mut sum = 0.0_f64;
         for tree in 0..self.roots.len() {
             sum += f64::from(self.leaf_of(tree, row));
             let (rest_lo, rest_hi) = self.rest[tree + 1];
-            if score(sum + rest_lo - MARGIN) >= threshold {
-                return true;
-            }
-            if score(sum + rest_hi + MARGIN) < threshold {
-                return false;
+            if let Some(answer) = settled(sum + rest_lo, sum + rest_hi) {
+                return answer;
             }
         }
-        score(sum) >= threshold
+        reaches(sum)
     }
 
     /// [`FlatForest::predict_proba`] of every `d`-value row of `rows`, one tree at a time.
