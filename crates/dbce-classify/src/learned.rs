@@ -1,4 +1,4 @@
-//! The learned block classifier: a random forest (or gradient-boosted trees) decides each
+//! The learned block classifier: gradient-boosted trees (or a random forest) decide each
 //! [`TextBlock`] from its shallow
 //! features and its neighbours', Readability's verdict and scores, its place in the page's
 //! structure and the page's kind ([`block_feature_names`]).
@@ -6,7 +6,9 @@
 //! Readability keeps one article column; forum threads, product pages, documentation and
 //! listings are made of repeated posts, specification tables, code and item cards, which the
 //! structural features (nearest `li`/`td`/`pre`/`code`/`nav`… above the block, generic
-//! class/id keywords, groups of like siblings) and the page context let the forest keep.
+//! class/id keywords, groups of like siblings), the page context and the page's type
+//! ([`PageTypeGuess`]: a teaser under an article is boilerplate, an item of a listing is
+//! content) let the model keep.
 //! The built-in model is trained by `dbce train-single-page` (`scripts/train-single-page`).
 
 use std::sync::OnceLock;
@@ -17,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::block::TextBlock;
 use crate::features::{FEATURE_NAMES, UnitFeatures, push_features};
+use crate::page_type::{PageType, PageTypeGuess};
 use crate::readability::{Readability, ReadabilityBlock};
 use crate::structure::{BlockStructure, PAGE_NAMES, block_structure_names};
 
@@ -40,16 +43,23 @@ const READABILITY_NAMES: &[&str] = &[
     "rd_next_kept",
 ];
 
-/// The learned single-page method's settings: the lowest forest probability at which a block
+/// Name of the page type's confidence in a row, after one value per [`PageType`].
+const TYPE_CONFIDENCE: &str = "page_type_confidence";
+
+/// Values of the page's type at the end of every row: one per [`PageType`] (1 for the page's),
+/// then its confidence.
+const TYPE_WIDTH: usize = PageType::ALL.len() + 1;
+
+/// The learned single-page method's settings: the lowest content probability at which a block
 /// is content, one for the blocks Readability keeps and one for the others.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LearnedBlocks {
-    /// Lowest forest probability at which a block Readability keeps is content. By default,
-    /// 0.3: held out on wcxb-dev (folds grouped by site) the pages not typed `article` score
-    /// 0.004 higher than at 0.35 and 0.021 higher than at 0.45, and chosen inside the training
-    /// folds it is what three of five folds and all pages pick (`docs/single-page.md`).
+    /// Lowest content probability at which a block Readability keeps is content. By default,
+    /// 0.3: for the built-in boosted trees, what 12 of the 15 choices made inside the training
+    /// folds pick for the pages not typed `article` (five site folds, three seeds;
+    /// `docs/single-page.md`).
     pub threshold: f32,
-    /// Lowest forest probability at which a block Readability drops is content. By default
+    /// Lowest content probability at which a block Readability drops is content. By default
     /// the same as `threshold`; higher keeps the page closer to Readability's article
     /// ([`LearnedBlocks::ARTICLES`]).
     pub threshold_outside_readability: f32,
@@ -62,15 +72,14 @@ impl Default for LearnedBlocks {
 }
 
 impl LearnedBlocks {
-    /// The settings for pages typed `article`: Readability's blocks are content at 0.35, other
-    /// blocks only at 0.55. Held out, wcxb-dev's articles score 0.929 (Readability 0.883,
-    /// `blocks` alone 0.937) while the readability set loses 0.004 against Readability and
-    /// the other older news sets are level or better. Chosen by eye on held-out columns, as a
-    /// compromise: chosen inside the folds by mean F1 the thresholds drift to one near 0.5
-    /// (older sets lower), under the constraint of no older set below Readability to nearly
-    /// Readability's article (wcxb-dev 0.026 lower) (`docs/single-page.md`).
+    /// The settings for pages typed `article`: Readability's blocks are content at 0.5, other
+    /// blocks only at 0.55, what the choices made inside the training folds pick for the
+    /// built-in boosted trees (anchor 0.5 in 13 of 15, outside 0.55 in 10 of 15). Held out
+    /// (site folds, page types held out), wcxb-dev's articles score 0.939 (Readability
+    /// 0.883), the older news sets 0.941 / 0.936 / 0.954 / 0.961 (cleanportaleval, l3s-gn1,
+    /// readability, scrapinghub; `docs/single-page.md`).
     pub const ARTICLES: Self = Self {
-        threshold: 0.35,
+        threshold: 0.5,
         threshold_outside_readability: ARTICLE_OUTSIDE,
     };
 
@@ -99,11 +108,16 @@ impl LearnedBlocks {
     }
 
     /// One flag per block of `doc`, in order: `true` for content, by the built-in
-    /// [`BlockModel`]. A built-in model of another feature layout (a unit test keeps this
-    /// from shipping) leaves Readability's verdicts.
-    pub fn classify(&self, doc: &Document, blocks: &[TextBlock]) -> Vec<bool> {
+    /// [`BlockModel`], the page being of type `page_type`. A built-in model of another feature
+    /// layout (a unit test keeps this from shipping) leaves Readability's verdicts.
+    pub fn classify(
+        &self,
+        doc: &Document,
+        blocks: &[TextBlock],
+        page_type: PageTypeGuess,
+    ) -> Vec<bool> {
         match BlockModel::built_in() {
-            Ok(model) => model.classify(doc, blocks, self),
+            Ok(model) => model.classify(doc, blocks, page_type, self),
             Err(_) => Readability::default().classify(doc, blocks),
         }
     }
@@ -120,12 +134,18 @@ pub fn block_feature_names() -> Vec<String> {
     names.extend(block_structure_names());
     names.extend(PAGE_NAMES.iter().map(|&n| n.to_owned()));
     names.push("page_rd_kept_share".to_owned());
+    names.extend(
+        PageType::ALL
+            .iter()
+            .map(|t| format!("page_type_{}", t.name())),
+    );
+    names.push(TYPE_CONFIDENCE.to_owned());
     names
 }
 
-/// The feature rows of `blocks`, the text blocks of `doc`: row-major, one row of
-/// [`block_feature_names`]`().len()` values per block.
-pub fn block_rows(doc: &Document, blocks: &[TextBlock]) -> Vec<f32> {
+/// The feature rows of `blocks`, the text blocks of `doc`, a page of type `page_type`:
+/// row-major, one row of [`block_feature_names`]`().len()` values per block.
+pub fn block_rows(doc: &Document, blocks: &[TextBlock], page_type: PageTypeGuess) -> Vec<f32> {
     let readability = Readability::default().blocks(doc, blocks);
     let units: Vec<UnitFeatures> = blocks
         .iter()
@@ -135,6 +155,7 @@ pub fn block_rows(doc: &Document, blocks: &[TextBlock]) -> Vec<f32> {
     let mut page = Vec::with_capacity(PAGE_NAMES.len() + 1);
     structure.push_page(&mut page);
     page.push(kept_share(blocks, &readability));
+    push_page_type(page_type, &mut page);
     let left_out = FEATURE_NAMES.iter().position(|&n| n == LEFT_OUT);
     let width = block_width();
     let mut rows = Vec::with_capacity(width * blocks.len());
@@ -154,6 +175,29 @@ pub fn block_rows(doc: &Document, blocks: &[TextBlock]) -> Vec<f32> {
         rows.extend_from_slice(&page);
     }
     rows
+}
+
+/// Gives every row of `rows` ([`block_rows`] of one page) the page type `page_type` instead
+/// of the one it was made with: a training page takes the type a page-type model that never
+/// saw it gives it, as unseen pages will.
+pub fn set_page_type(rows: &mut [f32], page_type: PageTypeGuess) {
+    let mut values = Vec::with_capacity(TYPE_WIDTH);
+    push_page_type(page_type, &mut values);
+    let width = block_width();
+    for row in rows.chunks_exact_mut(width) {
+        row[width - TYPE_WIDTH..].copy_from_slice(&values);
+    }
+}
+
+/// The page type's values of a row: one per [`PageType`], 1 for `page_type`'s, then its
+/// confidence.
+fn push_page_type(page_type: PageTypeGuess, out: &mut Vec<f32>) {
+    out.extend(
+        PageType::ALL
+            .iter()
+            .map(|&t| f32::from(u8::from(t == page_type.page_type))),
+    );
+    out.push(page_type.confidence);
 }
 
 /// Share of the page's words in blocks Readability keeps.
@@ -249,9 +293,9 @@ pub enum ModelError {
 /// A classifier over [`block_rows`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum BlockClassifier {
-    /// A random forest (the built-in model's).
+    /// A random forest.
     Forest(RandomForest),
-    /// Gradient-boosted trees.
+    /// Gradient-boosted trees (the built-in model's).
     Boosted(BoostedTrees),
 }
 
@@ -383,17 +427,18 @@ impl BlockModel {
             .collect()
     }
 
-    /// One flag per block of `doc`: content when the classifier's probability reaches the
-    /// threshold of `settings` for a block Readability keeps or drops
-    /// ([`LearnedBlocks::is_content`]), asked of it as a decision
+    /// One flag per block of `doc`, a page of type `page_type`: content when the
+    /// classifier's probability reaches the threshold of `settings` for a block Readability
+    /// keeps or drops ([`LearnedBlocks::is_content`]), asked of it as a decision
     /// ([`BlockClassifier::reaches`]), which walks only the trees it takes to know.
     pub fn classify(
         &self,
         doc: &Document,
         blocks: &[TextBlock],
+        page_type: PageTypeGuess,
         settings: &LearnedBlocks,
     ) -> Vec<bool> {
-        let rows = block_rows(doc, blocks);
+        let rows = block_rows(doc, blocks, page_type);
         rows.chunks_exact(block_width())
             .map(|row| {
                 self.classifier
@@ -410,6 +455,11 @@ mod tests {
     use super::*;
     use crate::text_blocks;
 
+    const ARTICLE: PageTypeGuess = PageTypeGuess {
+        page_type: PageType::Article,
+        confidence: 0.9,
+    };
+
     fn page() -> (Document, Vec<TextBlock>) {
         let s = "The council met on Tuesday to discuss the new budget for the coming year. ";
         let html = format!(
@@ -424,7 +474,7 @@ mod tests {
     #[test]
     fn rows_have_one_named_value_per_feature() {
         let (doc, blocks) = page();
-        let rows = block_rows(&doc, &blocks);
+        let rows = block_rows(&doc, &blocks, ARTICLE);
         let names = block_feature_names();
         assert_eq!(rows.len(), names.len() * blocks.len());
         assert!(!names.iter().any(|n| n == LEFT_OUT));
@@ -439,10 +489,38 @@ mod tests {
     }
 
     #[test]
+    fn rows_end_with_the_page_type() {
+        let (doc, blocks) = page();
+        let names = block_feature_names();
+        let width = names.len();
+        assert_eq!(names[width - TYPE_WIDTH], "page_type_article");
+        assert_eq!(names[width - 1], TYPE_CONFIDENCE);
+        let listing = PageTypeGuess {
+            page_type: PageType::Listing,
+            confidence: 0.4,
+        };
+        let mut rows = block_rows(&doc, &blocks, ARTICLE);
+        for row in rows.chunks_exact(width) {
+            assert_eq!(
+                &row[width - TYPE_WIDTH..],
+                &[1., 0., 0., 0., 0., 0., 0., 0., 0.9]
+            );
+        }
+        set_page_type(&mut rows, listing);
+        assert_eq!(rows, block_rows(&doc, &blocks, listing));
+        for row in rows.chunks_exact(width) {
+            assert_eq!(
+                &row[width - TYPE_WIDTH..],
+                &[0., 0., 0., 0., 1., 0., 0., 0., 0.4]
+            );
+        }
+    }
+
+    #[test]
     fn blocks_readability_drops_need_their_own_threshold() {
         let (doc, blocks) = page();
         let model = BlockModel::built_in().unwrap();
-        let rows = block_rows(&doc, &blocks);
+        let rows = block_rows(&doc, &blocks, ARTICLE);
         let probabilities = model.probabilities(&rows);
         let kept: Vec<bool> = rows
             .chunks_exact(block_width())
@@ -453,8 +531,8 @@ mod tests {
             threshold_outside_readability: 1.1,
         };
         // Every block Readability keeps is content at 0, none of the others above 1.
-        assert_eq!(model.classify(&doc, &blocks, &strict), kept);
-        let uniform = model.classify(&doc, &blocks, &LearnedBlocks::uniform(0.5));
+        assert_eq!(model.classify(&doc, &blocks, ARTICLE, &strict), kept);
+        let uniform = model.classify(&doc, &blocks, ARTICLE, &LearnedBlocks::uniform(0.5));
         let expected: Vec<bool> = probabilities.iter().map(|&p| p >= 0.5).collect();
         assert_eq!(uniform, expected);
     }
@@ -468,7 +546,7 @@ mod tests {
             model
         );
         let (doc, blocks) = page();
-        let content = LearnedBlocks::default().classify(&doc, &blocks);
+        let content = LearnedBlocks::default().classify(&doc, &blocks, ARTICLE);
         assert_eq!(content.len(), blocks.len());
         assert!(content[3], "the article paragraph is content");
         assert!(!content[0] && !content[1], "the menu is not");
@@ -477,7 +555,7 @@ mod tests {
     #[test]
     fn a_model_of_another_layout_is_refused() {
         let (doc, blocks) = page();
-        let rows = block_rows(&doc, &blocks);
+        let rows = block_rows(&doc, &blocks, ARTICLE);
         let labels: Vec<bool> = (0..blocks.len()).map(|i| i == 3).collect();
         let params = ForestParams {
             trees: 2,

@@ -78,7 +78,7 @@ pub use features::{
 pub use fusion::FusionVariant;
 pub use learned::{
     BlockClassifier, BlockModel, LearnedBlocks, ModelError, block_feature_names, block_rows,
-    readability_keeps,
+    readability_keeps, set_page_type,
 };
 pub use method::{
     BF_RULE_BASED_THRESHOLD, BF_THRESHOLD, BlockFusion, ParseMethodError, SegmentRule,

@@ -9,6 +9,7 @@ use crate::article::Article;
 use crate::block::TextBlock;
 use crate::fusion::{FusionVariant, Segment, atomic, fuse, fuse_equal};
 use crate::learned::LearnedBlocks;
+use crate::page_type::PageTypeGuess;
 use crate::readability::Readability;
 use crate::rules::{Counts, Rule, apply, densitometric, num_words};
 
@@ -129,13 +130,19 @@ impl SinglePageMethod {
         self.classify_blocks(blocks, None)
     }
 
-    /// One flag per block of `doc`, in order: `true` for content. `blocks` are `doc`'s
-    /// ([`crate::text_blocks`]). [`SinglePageMethod::Article`] uses the page's `<title>`,
-    /// [`SinglePageMethod::Readability`] the tree; the others only the blocks.
-    pub fn classify_page(&self, doc: &Document, blocks: &[TextBlock]) -> Vec<bool> {
+    /// One flag per block of `doc`, a page of type `page_type`, in order: `true` for content.
+    /// `blocks` are `doc`'s ([`crate::text_blocks`]). [`SinglePageMethod::Article`] uses the
+    /// page's `<title>`, [`SinglePageMethod::Readability`] the tree,
+    /// [`SinglePageMethod::Blocks`] the tree and the type; the others only the blocks.
+    pub fn classify_page(
+        &self,
+        doc: &Document,
+        blocks: &[TextBlock],
+        page_type: PageTypeGuess,
+    ) -> Vec<bool> {
         match self {
             Self::Readability(readability) => readability.classify(doc, blocks),
-            Self::Blocks(learned) => learned.classify(doc, blocks),
+            Self::Blocks(learned) => learned.classify(doc, blocks, page_type),
             _ => self.classify_blocks(blocks, doc.title()),
         }
     }
@@ -491,12 +498,12 @@ mod tests {
         let method: SinglePageMethod = "readability".parse().unwrap();
         assert!(method.needs_document() && !SinglePageMethod::NumWords.needs_document());
         assert_eq!(
-            method.classify_page(&doc, &blocks),
+            method.classify_page(&doc, &blocks, PageTypeGuess::default()),
             [false, false, true, true]
         );
         assert_eq!(method.classify(&blocks), [true, true, true, true]);
         assert_eq!(
-            SinglePageMethod::NumWords.classify_page(&doc, &blocks),
+            SinglePageMethod::NumWords.classify_page(&doc, &blocks, PageTypeGuess::default()),
             SinglePageMethod::NumWords.classify(&blocks)
         );
     }

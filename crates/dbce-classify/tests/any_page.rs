@@ -3,7 +3,7 @@
 //! never a panic.
 #![allow(clippy::unwrap_used)]
 
-use dbce_classify::{Readability, SinglePageMethod, text_blocks};
+use dbce_classify::{PageTypeGuess, Readability, SinglePageMethod, text_blocks};
 use dbce_dom::{Document, SanitizeConfig};
 use proptest::prelude::*;
 
@@ -63,7 +63,7 @@ proptest! {
         }
         for method in ["readability", "num-words", "article", "bf-smoothed"] {
             let method: SinglePageMethod = method.parse().unwrap();
-            prop_assert_eq!(method.classify_page(&doc, &blocks).len(), blocks.len());
+            prop_assert_eq!(method.classify_page(&doc, &blocks, PageTypeGuess::default()).len(), blocks.len());
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Pages nested 100,000 levels deep: segmentation and classification must not recurse.
 
-use dbce_classify::{Readability, SinglePageMethod, text_blocks};
+use dbce_classify::{PageTypeGuess, Readability, SinglePageMethod, text_blocks};
 use dbce_dom::{Document, SanitizeConfig};
 
 const LEVELS: usize = 100_000;
@@ -122,7 +122,7 @@ fn readability_walks_deep_trees_without_recursion() {
         assert!(features[long].kept && features[long].in_top_candidate);
         let method: SinglePageMethod = "readability".parse().unwrap();
         assert_eq!(
-            method.classify_page(&doc, &blocks),
+            method.classify_page(&doc, &blocks, PageTypeGuess::default()),
             readability.classify(&doc, &blocks)
         );
     });

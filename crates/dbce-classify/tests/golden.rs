@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use dbce_classify::{SinglePageMethod, TextBlock, text_blocks};
+use dbce_classify::{PageTypeGuess, SinglePageMethod, TextBlock, text_blocks};
 use dbce_dom::{Document, SanitizeConfig};
 
 fn testdata(name: &str) -> PathBuf {
@@ -31,7 +31,7 @@ fn page(name: &str) -> Page {
 
 fn classes(page: &Page, method: &str) -> Vec<bool> {
     let method: SinglePageMethod = method.parse().expect("method name");
-    method.classify_page(&page.doc, &page.blocks)
+    method.classify_page(&page.doc, &page.blocks, PageTypeGuess::default())
 }
 
 /// One line per block: offset, words, linked words, lines, text density, link density, depth,

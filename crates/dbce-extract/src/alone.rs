@@ -96,7 +96,7 @@ pub fn extract_page(html: &str, url: &str, config: &Config) -> Result<ExtractedP
     let single_page = single_page_method(annotate, guess.page_type);
     let tokens = PageTokens::read(&doc);
     let (mut runs, layout, decided_by) =
-        single_page_draft(&doc, &tokens, single_page, annotate.method);
+        single_page_draft(&doc, &tokens, single_page, guess, annotate.method);
     let settled = settle_page(
         &mut runs,
         &layout,

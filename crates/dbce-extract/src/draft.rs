@@ -139,7 +139,8 @@ impl PageAnnotator<'_> {
             });
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
-            let (runs, layout, decided_by) = single_page_draft(doc, &tokens, single_page, method);
+            let (runs, layout, decided_by) =
+                single_page_draft(doc, &tokens, single_page, self.page_types[index], method);
             return Draft {
                 index,
                 cross: None,
@@ -191,8 +192,15 @@ impl PageAnnotator<'_> {
         let similarity = [similarity(CrossRole::Up), similarity(CrossRole::Down)];
         let training = self.config.training;
         let wants_model = method == ClassifyMethod::Model || training;
-        let features = (wants_model || method.learns_per_site())
-            .then(|| RunFeatures::of(doc, &runs, single_page, method.window_layers()));
+        let features = (wants_model || method.learns_per_site()).then(|| {
+            RunFeatures::of(
+                doc,
+                &runs,
+                single_page,
+                self.page_types[index],
+                method.window_layers(),
+            )
+        });
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
             let mut rows = Vec::with_capacity(runs.len() * MODEL_WIDTH);
             for (i, run) in runs.iter().enumerate() {
@@ -208,7 +216,7 @@ impl PageAnnotator<'_> {
         };
         let mut judged = None;
         if method == ClassifyMethod::Evidence || training {
-            let verdicts = BlockVerdicts::of(doc, single_page);
+            let verdicts = BlockVerdicts::of(doc, single_page, self.page_types[index]);
             let single: Vec<bool> = runs.iter().map(|r| verdicts.keeps(&r.run)).collect();
             let linked: Vec<bool> = runs.iter().map(|r| run_unit(doc, r).1).collect();
             let evidence = PageEvidence::of(
@@ -318,17 +326,18 @@ impl PageAnnotator<'_> {
     }
 }
 
-/// The runs of a page classified alone (no cross, or method `single`) by `single_page`, their
-/// layout and the route that decided them: for method `evidence`, the single-page classifier,
-/// or the densest block when the classifier keeps no text. `dbce extract` and stage `annotate`
-/// share it, so a page alone gets the same text from both.
+/// The runs of a page of type `page_type` classified alone (no cross, or method `single`) by
+/// `single_page`, their layout and the route that decided them: for method `evidence`, the
+/// single-page classifier, or the densest block when the classifier keeps no text.
+/// `dbce extract` and stage `annotate` share it, so a page alone gets the same text from both.
 pub(crate) fn single_page_draft(
     doc: &Document,
     tokens: &PageTokens,
     single_page: &SinglePageMethod,
+    page_type: PageTypeGuess,
     method: ClassifyMethod,
 ) -> (Vec<LabelledRun>, RunLayout, Route) {
-    let verdicts = BlockVerdicts::of(doc, single_page);
+    let verdicts = BlockVerdicts::of(doc, single_page, page_type);
     let mut runs = single_page_runs(tokens, &verdicts);
     let layout = RunLayout::of(doc, &runs);
     let mut decided_by = Route::Single;

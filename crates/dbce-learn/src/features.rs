@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PatternClass};
 use dbce_classify::{
-    FEATURE_NAMES, Readability, ReadabilityBlock, SinglePageMethod, TextBlock, UnitFeatures,
-    push_features, text_blocks,
+    FEATURE_NAMES, PageTypeGuess, Readability, ReadabilityBlock, SinglePageMethod, TextBlock,
+    UnitFeatures, push_features, text_blocks,
 };
 use dbce_dom::{Document, NodeId};
 
@@ -42,6 +42,7 @@ impl RunFeatures {
         doc: &Document,
         runs: &[LabelledRun],
         single_page: &SinglePageMethod,
+        page_type: PageTypeGuess,
         layers: usize,
     ) -> Self {
         let blocks = text_blocks(doc);
@@ -50,7 +51,7 @@ impl RunFeatures {
             SinglePageMethod::Readability(r) if *r == Readability::default() => {
                 readability.iter().map(|b| b.kept).collect()
             }
-            _ => single_page.classify_page(doc, &blocks),
+            _ => single_page.classify_page(doc, &blocks, page_type),
         };
         let block_of: BTreeMap<NodeId, usize> = blocks
             .iter()

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use dbce_annotate::{Decision, LabelledRun, PageTokens, PatternClass, Run, annotate};
-use dbce_classify::{SinglePageMethod, text_blocks};
+use dbce_classify::{PageTypeGuess, SinglePageMethod, text_blocks};
 use dbce_dom::{Document, NodeId};
 
 /// The runs of a page that has no partner (one per text node's words), each labelled as its
@@ -37,10 +37,10 @@ pub struct BlockVerdicts {
 }
 
 impl BlockVerdicts {
-    /// The verdicts of `method` on the blocks of `doc`.
-    pub fn of(doc: &Document, method: &SinglePageMethod) -> Self {
+    /// The verdicts of `method` on the blocks of `doc`, a page of type `page_type`.
+    pub fn of(doc: &Document, method: &SinglePageMethod, page_type: PageTypeGuess) -> Self {
         let blocks = text_blocks(doc);
-        let kept = method.classify_page(doc, &blocks);
+        let kept = method.classify_page(doc, &blocks, page_type);
         let block_of = blocks
             .iter()
             .enumerate()

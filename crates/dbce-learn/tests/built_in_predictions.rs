@@ -8,11 +8,12 @@
 //! digest is FNV-1a over the bits of every probability in order. A retrained model takes a
 //! new digest, taken with the flat forest (parity with the tree walk is `dbce-forest`'s
 //! proptest): the page-type model's of 2026-11-25, retrained by `scripts/train-page-type` when
-//! the committed one no longer reproduced (docs/page-types.md).
+//! the committed one no longer reproduced (docs/page-types.md); the block model's of
+//! 2026-11-29, boosted trees over rows that carry the page's type (docs/single-page.md).
 #![allow(clippy::unwrap_used)]
 
 use dbce_classify::page_type::PAGE_TYPE_FEATURE_NAMES;
-use dbce_classify::{BlockClassifier, BlockModel, PageTypeModel};
+use dbce_classify::{BlockModel, PageTypeModel};
 use dbce_learn::judge::{EVIDENCE_NAMES, Judge, PageEvidence};
 
 /// Rows drawn per model.
@@ -83,7 +84,7 @@ fn the_block_model_predicts_as_before() {
     checked(
         "block model",
         digest(model.probabilities(&rows)),
-        0x40e5_a217_6c35_6a97,
+        0x05bc_829c_a775_c372,
     );
 }
 
@@ -126,32 +127,40 @@ fn the_judge_predicts_as_before() {
     checked("judge", digest(scores), 0x13a1_aedf_ea3f_6a88);
 }
 
-/// Deciding at a threshold (`RandomForest::reaches`, which stops at the tree that settles it)
-/// answers as comparing the full probability does, on every built-in forest a decision is
-/// asked of: the block model at the thresholds of `blocks` and of the default
-/// `blocks:0.35:0.55`, the run model at 0.5.
+/// Deciding at a threshold (`reaches`, which stops at the tree that settles it) answers as
+/// comparing the full probability does, on every built-in model a decision is asked of: the
+/// block model (boosted trees) at the route's thresholds and at probabilities it gives, the run
+/// model at 0.5.
 #[test]
 fn decisions_at_a_threshold_are_the_probabilitys() {
-    let BlockClassifier::Forest(block) = BlockModel::built_in().unwrap().classifier() else {
-        panic!("the built-in block model is a forest");
-    };
-    let runs = dbce_learn::model::load(None).unwrap();
-    for (forest, seed, thresholds) in [
-        (block, 5, &[0.35, 0.5, 0.55, 0.7][..]),
-        (&runs, 6, &[0.5][..]),
-    ] {
-        let width = forest.n_features();
-        let rows = Values(seed).rows(width);
-        let mut early = 0;
-        for row in rows.chunks_exact(width) {
-            let p = forest.predict_proba(row);
-            for &t in thresholds {
-                assert_eq!(forest.reaches(row, t), p >= t, "p {p} at {t}");
-                early += usize::from((p - t).abs() > 0.3);
-            }
-            assert_eq!(forest.predict(row), p >= 0.5);
+    let block = BlockModel::built_in().unwrap().classifier();
+    let width = block.n_features();
+    let rows = Values(5).rows(width);
+    let mut early = 0;
+    for row in rows.chunks_exact(width) {
+        let p = block.predict_proba(row);
+        // The probability itself and its neighbouring f32s: the cut's slack must hold there.
+        let around = [
+            p,
+            f32::from_bits(p.to_bits() + 1),
+            f32::from_bits(p.to_bits() - 1),
+        ];
+        for t in [0.3, 0.5, 0.55, 0.7].into_iter().chain(around) {
+            assert_eq!(block.reaches(row, t), p >= t, "p {p} at {t}");
+            early += usize::from((p - t).abs() > 0.3);
         }
-        // Rows far from a threshold, which the forest can settle early, are common.
-        assert!(early > ROWS / 10, "{early}");
     }
+    assert!(early > ROWS / 10, "{early}");
+    let runs = dbce_learn::model::load(None).unwrap();
+    let width = runs.n_features();
+    let rows = Values(6).rows(width);
+    let mut early = 0;
+    for row in rows.chunks_exact(width) {
+        let p = runs.predict_proba(row);
+        assert_eq!(runs.reaches(row, 0.5), p >= 0.5, "p {p}");
+        assert_eq!(runs.predict(row), p >= 0.5);
+        early += usize::from((p - 0.5).abs() > 0.3);
+    }
+    // Rows far from a threshold, which the forest can settle early, are common.
+    assert!(early > ROWS / 10, "{early}");
 }

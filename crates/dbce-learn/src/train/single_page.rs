@@ -12,7 +12,7 @@ use std::path::Path;
 use dbce_classify::page_type::{error_page, page_type_features};
 use dbce_classify::{
     BlockClassifier, BlockModel, LearnedBlocks, PageType, PageTypeGuess, PageTypeModel,
-    block_feature_names, block_rows, readability_keeps, text_blocks,
+    block_feature_names, block_rows, readability_keeps, set_page_type, text_blocks,
 };
 use dbce_dom::{Document, SanitizeConfig};
 use dbce_eval::{Dataset, RougeScorer};
@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use super::TrainError;
 use super::label::label_blocks;
+use super::page_type;
 
 mod nested;
 mod rows;
@@ -64,11 +65,9 @@ pub struct Validation {
     /// Validate held out in `folds` folds grouped by site over all pages.
     pub cross_validate: bool,
     /// Also validate the route's thresholds nested in the folds (implies `cross_validate`).
-    pub nested: Option<NestedValidation>,
+    pub nested: bool,
     /// Validate each dataset left out in turn, with every page of its sites.
     pub leave_dataset_out: bool,
-    /// Folds of the grouped cross-validation.
-    pub folds: u64,
     /// Lowest forest probabilities at which a block is content: one column each.
     pub thresholds: Vec<f32>,
     /// Also score the pipeline's route by page type: pages the built-in page-type model
@@ -78,15 +77,18 @@ pub struct Validation {
     pub article_outside: Vec<f32>,
 }
 
-/// How the page-type models of the nested validation are trained.
+/// How the page-type models that type the training pages (and those of the nested
+/// validation) are trained: as `scripts/train-page-type` trains the built-in one, on the pages
+/// of the other site folds.
 #[derive(Debug, Clone)]
-pub struct NestedValidation {
-    /// Datasets (by name) whose pages the page-type models train on as articles, as
-    /// `scripts/train-page-type` trains the built-in one; pages with a `page_type` in
-    /// `meta.jsonl` are always trained on.
-    pub page_type_articles: Vec<String>,
+pub struct PageTypeTraining {
+    /// Folds grouped by site: of the held-out page types, and of every validation.
+    pub folds: u64,
+    /// Datasets (by name) whose pages the page-type models train on as articles; pages with
+    /// a `page_type` in `meta.jsonl` are always trained on.
+    pub articles: Vec<String>,
     /// The page-type forests' seed.
-    pub page_type_seed: u64,
+    pub seed: u64,
 }
 
 /// Per-page verdicts of one column: content or not per block, `None` for a page the column
@@ -115,6 +117,10 @@ struct Page {
     readability: Vec<bool>,
     /// The built-in page-type model's guess, as the pipeline routes the page.
     guess: PageTypeGuess,
+    /// The page's type by a page-type model trained without its site fold
+    /// ([`TrainingSet::load`]; `None` when no model could be trained): the type its rows
+    /// carry, as wrong as an unseen page's.
+    held_out_type: Option<PageTypeGuess>,
     /// The page's row of page-type features, for page-type models trained in folds.
     type_row: Vec<f32>,
     /// The error rule's verdict, when one fires (it overrides any page-type model).
@@ -126,20 +132,30 @@ pub struct TrainingSet {
     /// Dataset names, in the order given.
     names: Vec<String>,
     pages: Vec<Page>,
+    /// How the pages were typed.
+    types: PageTypeTraining,
+    /// Per dataset, whether the page-type models train on its pages as articles.
+    type_articles: Vec<bool>,
 }
 
 impl TrainingSet {
     /// Reads, segments, labels and describes every page of the dataset folders (laid out as
     /// `html/ID.html`, `gt/ID.txt`, `meta.jsonl` with an optional `page_type` per line): a
     /// block is content when at least `min_aligned` of its words align with the truth
-    /// ([`label_blocks`]). `progress` hears one line per dataset.
+    /// ([`label_blocks`]). Each page's rows carry the type a page-type model trained as
+    /// `types` says, without the page's site fold, gives it: the block models learn from
+    /// types as wrong as those of pages they have not seen. `progress` hears one line per
+    /// dataset.
     ///
     /// # Errors
     /// [`TrainError::Dataset`] when a folder is not a dataset, [`TrainError::Read`] or
-    /// [`TrainError::Parse`] when a page cannot be read or parsed.
+    /// [`TrainError::Parse`] when a page cannot be read or parsed,
+    /// [`TrainError::PageTypeModel`] or [`TrainError::PageType`] when a fold's page-type model
+    /// cannot be trained.
     pub fn load(
         datasets: &[impl AsRef<Path>],
         min_aligned: f64,
+        types: PageTypeTraining,
         progress: &dyn Fn(&str),
     ) -> Result<Self, TrainError> {
         let mut names = Vec::new();
@@ -159,7 +175,33 @@ impl TrainingSet {
             names.push(name);
             pages.extend(loaded);
         }
-        Ok(Self { names, pages })
+        let type_articles: Vec<bool> = names.iter().map(|n| types.articles.contains(n)).collect();
+        let folds = fold_of(&pages, types.folds);
+        for f in 0..types.folds {
+            let (test, train) = fold_split(&folds, f);
+            let Some(model) = fit_page_types(&pages, &train, &type_articles, types.seed)? else {
+                continue;
+            };
+            for i in test {
+                let guess = guess(&model, &pages[i]);
+                pages[i].held_out_type = Some(guess);
+                set_page_type(&mut pages[i].rows, guess);
+            }
+        }
+        progress(&format!(
+            "page types held out by {} site folds: {}",
+            types.folds,
+            type_accuracy(
+                &pages,
+                &pages.iter().map(|p| p.held_out_type).collect::<Vec<_>>()
+            )
+        ));
+        Ok(Self {
+            names,
+            pages,
+            types,
+            type_articles,
+        })
     }
 
     /// The model trained on every page.
@@ -200,31 +242,24 @@ impl TrainingSet {
         ];
         let mut probabilities = vec![("in-sample", predict_all(model, pages, &all))];
         let mut nested_report = None;
-        let mut held_out_types = None;
-        if validation.cross_validate || validation.nested.is_some() {
-            let folds = fold_of(pages, validation.folds);
-            let outer = site_folds(pages, &folds, validation.folds, training, progress)?;
-            if let Some(options) = &validation.nested {
-                let type_articles: Vec<bool> = self
-                    .names
-                    .iter()
-                    .map(|n| options.page_type_articles.contains(n))
-                    .collect();
+        if validation.cross_validate || validation.nested {
+            let folds = fold_of(pages, self.types.folds);
+            let outer = site_folds(pages, &folds, self.types.folds, training, progress)?;
+            if validation.nested {
                 let nested = nested::validate(
                     pages,
                     &folds,
-                    validation.folds,
+                    self.types.folds,
                     training,
-                    &nested::PageTypeTraining {
-                        articles: &type_articles,
-                        seed: options.page_type_seed,
+                    &TypeModels {
+                        articles: &self.type_articles,
+                        seed: self.types.seed,
                     },
                     &outer,
                     progress,
                 )?;
                 columns.extend(nested.columns);
                 nested_report = Some(nested.report);
-                held_out_types = Some(nested.types);
             }
             probabilities.push(("site folds", outer));
         }
@@ -249,7 +284,6 @@ impl TrainingSet {
             scores,
             probabilities,
             nested_report,
-            held_out_types,
         })
     }
 }
@@ -264,8 +298,6 @@ pub struct Evaluation<'a> {
     probabilities: Vec<(&'static str, Probabilities)>,
     /// The thresholds chosen in each fold by the nested validation, in Markdown.
     nested_report: Option<String>,
-    /// Each page's type by the page-type model of its outer fold (nested validation).
-    held_out_types: Option<Vec<Option<PageTypeGuess>>>,
 }
 
 impl Evaluation<'_> {
@@ -275,7 +307,7 @@ impl Evaluation<'_> {
     /// # Errors
     /// When `out` fails.
     pub fn write_tables(&self, out: &mut impl Write) -> io::Result<()> {
-        let TrainingSet { names, pages } = self.set;
+        let TrainingSet { names, pages, .. } = self.set;
         let mut header = String::from("| dataset | page type | pages |");
         for (name, _) in &self.columns {
             header.push_str(&format!(" {name} |"));
@@ -313,7 +345,7 @@ impl Evaluation<'_> {
     /// # Errors
     /// When `out` fails.
     pub fn write_scores(&self, out: &mut impl Write) -> io::Result<()> {
-        let TrainingSet { names, pages } = self.set;
+        let TrainingSet { names, pages, .. } = self.set;
         for (i, page) in pages.iter().enumerate() {
             let f1: serde_json::Map<String, serde_json::Value> = self
                 .columns
@@ -333,22 +365,22 @@ impl Evaluation<'_> {
     }
 
     /// Writes one JSON line per page for analyses of routes: dataset, id, site group,
-    /// labelled and guessed page type (by the built-in model and, after the nested
-    /// validation, `held_out_type`/`held_out_confidence` by the model of the page's fold),
+    /// labelled and guessed page type (by the built-in model, and `held_out_type` /
+    /// `held_out_confidence` by the model trained without the page's fold),
     /// truth, and per block its text, its element's and ancestors' ids, label,
     /// Readability's verdict and each model's probability.
     ///
     /// # Errors
     /// When `out` fails.
     pub fn write_pages(&self, out: &mut impl Write) -> io::Result<()> {
-        let TrainingSet { names, pages } = self.set;
+        let TrainingSet { names, pages, .. } = self.set;
         for (i, page) in pages.iter().enumerate() {
             let models: serde_json::Map<String, serde_json::Value> = self
                 .probabilities
                 .iter()
                 .filter_map(|(name, p)| Some(((*name).to_owned(), p[i].clone()?.into())))
                 .collect();
-            let held_out = self.held_out_types.as_ref().and_then(|t| t[i]);
+            let held_out = page.held_out_type;
             let line = serde_json::json!({
                 "dataset": names[page.dataset],
                 "id": page.id,
@@ -442,7 +474,15 @@ fn load_pages(
                     source,
                 })?;
             let blocks = text_blocks(&doc);
-            let rows = block_rows(&doc, &blocks);
+            let url = page.url.as_deref().unwrap_or_default();
+            let html = String::from_utf8_lossy(&html);
+            let error_rule = error_page(&doc, url).map(|rule| PageTypeGuess {
+                page_type: PageType::Error,
+                confidence: rule.confidence(),
+            });
+            let type_row = page_type_features(&doc, url, &html);
+            let guess = error_rule.unwrap_or_else(|| PageTypeModel::built_in().predict(&type_row));
+            let rows = block_rows(&doc, &blocks, guess);
             let elements = blocks
                 .iter()
                 .map(|b| {
@@ -455,15 +495,9 @@ fn load_pages(
                 })
                 .collect();
             let texts: Vec<String> = blocks.into_iter().map(|b| b.text).collect();
-            let url = page.url.as_deref().unwrap_or_default();
-            let html = String::from_utf8_lossy(&html);
-            let error_rule = error_page(&doc, url).map(|rule| PageTypeGuess {
-                page_type: PageType::Error,
-                confidence: rule.confidence(),
-            });
-            let type_row = page_type_features(&doc, url, &html);
             Ok(Page {
-                guess: error_rule.unwrap_or_else(|| PageTypeModel::built_in().predict(&type_row)),
+                guess,
+                held_out_type: None,
                 error_rule,
                 type_row,
                 labelled_type: page.page_type.is_some(),
@@ -484,6 +518,68 @@ fn load_pages(
         })
         .collect::<Result<Vec<Page>, TrainError>>()?;
     Ok((dataset.name, pages))
+}
+
+/// How the page-type models of the folds are trained.
+struct TypeModels<'a> {
+    /// Per dataset, whether its pages are trained on as articles (labelled pages always are).
+    articles: &'a [bool],
+    /// The forests' seed.
+    seed: u64,
+}
+
+/// The page-type model trained on the pages at `train` that have a type: labelled in their
+/// `meta.jsonl`, or articles of a dataset flagged in `articles`; `None` when there are
+/// none.
+fn fit_page_types(
+    pages: &[Page],
+    train: &[usize],
+    articles: &[bool],
+    seed: u64,
+) -> Result<Option<PageTypeModel>, TrainError> {
+    let mut rows = Vec::new();
+    let mut labels = Vec::new();
+    for &i in train {
+        let page = &pages[i];
+        if page.labelled_type || articles.get(page.dataset).copied().unwrap_or(false) {
+            rows.extend_from_slice(&page.type_row);
+            let label =
+                page.page_type
+                    .parse::<PageType>()
+                    .map_err(|source| TrainError::PageType {
+                        page: page.id.clone(),
+                        source,
+                    })?;
+            labels.push(label);
+        }
+    }
+    if labels.is_empty() {
+        return Ok(None);
+    }
+    let params = page_type::forest_params(page_type::TREES, page_type::DEPTH, seed);
+    Ok(Some(PageTypeModel::fit(&rows, &labels, &params)?))
+}
+
+/// The page's type as [`PageTypeModel::classify`] gives it with `model`: an error rule's
+/// verdict if one fired, else the model's.
+fn guess(model: &PageTypeModel, page: &Page) -> PageTypeGuess {
+    page.error_rule
+        .unwrap_or_else(|| model.predict(&page.type_row))
+}
+
+/// Share of the labelled pages whose guess is their label.
+fn type_accuracy(pages: &[Page], types: &[Option<PageTypeGuess>]) -> String {
+    let (mut right, mut all) = (0usize, 0usize);
+    for (page, guess) in pages.iter().zip(types) {
+        if let (true, Some(guess)) = (page.labelled_type, guess) {
+            all += 1;
+            right += usize::from(guess.page_type.name() == page.page_type);
+        }
+    }
+    format!(
+        "{right} of {all} labelled pages right ({:.1}%)",
+        100.0 * right as f64 / all.max(1) as f64
+    )
 }
 
 /// The times `page`'s blocks are trained on before their word weight: its dataset's weight
@@ -852,6 +948,7 @@ mod tests {
             labels: vec![false; blocks],
             readability: vec![false; blocks],
             guess: PageTypeGuess::default(),
+            held_out_type: None,
             type_row: Vec::new(),
             error_rule: None,
         }

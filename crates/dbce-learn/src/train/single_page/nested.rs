@@ -12,21 +12,23 @@
 //! takes part in choosing its thresholds, nor in training the models that choose them.
 //!
 //! Page types are held out too: the route depends on the guess, and the built-in page-type
-//! model has seen every labelled page. Within a fold the page-type model is trained as
+//! model has seen every labelled page. The page-type models are trained as
 //! `scripts/train-page-type` trains the built-in one (labelled pages, and the pages of the
-//! datasets of [`super::NestedValidation::page_type_articles`] as articles), on the fold's
-//! training pages only.
+//! datasets of [`super::PageTypeTraining::articles`] as articles): for the outer fold, on the
+//! other folds' pages ([`super::TrainingSet::load`], the types the block rows carry); for a
+//! pair of folds, on the other folds' pages, to route the pair's pages. The block rows keep
+//! the outer folds' types in the inner models too: a training page of fold `g` carries the
+//! type of a model that saw fold `f`'s page-type labels (not its block labels).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use dbce_classify::{LearnedBlocks, PageType, PageTypeGuess, PageTypeModel};
+use dbce_classify::{LearnedBlocks, PageType, PageTypeGuess};
 use dbce_eval::RougeScorer;
 use rayon::prelude::*;
 
 use super::super::TrainError;
-use super::super::page_type;
-use super::{Column, Page, Training, fit};
+use super::{Column, Page, Training, TypeModels, fit, fit_page_types, guess, type_accuracy};
 
 /// Anchors tried for pages typed `article`: the threshold of the blocks Readability keeps.
 const ANCHORS: [f32; 7] = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
@@ -43,14 +45,6 @@ const CAPS: [f32; 4] = [0.5, 1.0, 2.0, f32::INFINITY];
 /// this takes the other types' route (a listing or service page taken for an article keeps
 /// its items); the first, 0, sends every page typed `article` to the article route.
 const GATES: [f32; 6] = [0.0, 0.4, 0.5, 0.6, 0.7, 0.8];
-
-/// How the page-type models of the folds are trained.
-pub(super) struct PageTypeTraining<'a> {
-    /// Per dataset, whether its pages are trained on as articles (labelled pages always are).
-    pub(super) articles: &'a [bool],
-    /// The forests' seed.
-    pub(super) seed: u64,
-}
 
 /// Forest probabilities and page-type guesses of some pages, by models that did not train on
 /// them; `None` for the pages they do not cover.
@@ -166,9 +160,6 @@ pub(super) struct Nested {
     pub(super) columns: Vec<Column>,
     /// The thresholds chosen in each fold and the held-out page-type accuracy, in Markdown.
     pub(super) report: String,
-    /// Each page's type by the page-type model of its outer fold (`None` where none could
-    /// be trained).
-    pub(super) types: Vec<Option<PageTypeGuess>>,
 }
 
 /// Runs the nested validation over `folds` folds (`fold_of` each page's); `outer` are the
@@ -179,20 +170,13 @@ pub(super) fn validate(
     fold_of: &[u64],
     folds: u64,
     training: &Training,
-    types: &PageTypeTraining<'_>,
+    types: &TypeModels<'_>,
     outer: &[Option<Vec<f32>>],
     progress: &dyn Fn(&str),
 ) -> Result<Nested, TrainError> {
     let n = pages.len();
-    let mut outer_types = vec![None; n];
     let mut inner: Vec<Predictions> = (0..folds).map(|_| Predictions::empty(n)).collect();
     for f in 0..folds {
-        let train: Vec<usize> = (0..n).filter(|&i| fold_of[i] != f).collect();
-        if let Some(model) = fit_page_types(pages, &train, types)? {
-            for i in (0..n).filter(|&i| fold_of[i] == f) {
-                outer_types[i] = Some(guess(&model, &pages[i]));
-            }
-        }
         for g in f + 1..folds {
             let train: Vec<usize> = (0..n)
                 .filter(|&i| fold_of[i] != f && fold_of[i] != g)
@@ -201,7 +185,8 @@ pub(super) fn validate(
                 continue;
             }
             let blocks = fit(pages, &train, training)?;
-            let Some(type_model) = fit_page_types(pages, &train, types)? else {
+            let Some(type_model) = fit_page_types(pages, &train, types.articles, types.seed)?
+            else {
                 continue;
             };
             let tested: Vec<usize> = (0..n)
@@ -223,7 +208,7 @@ pub(super) fn validate(
     }
     let outer = Predictions {
         probabilities: outer.to_vec(),
-        types: outer_types,
+        types: pages.iter().map(|p| p.held_out_type).collect(),
     };
     let default_route = Route {
         articles: ArticleRoute {
@@ -299,64 +284,7 @@ pub(super) fn validate(
             apply(pages, fold_of, &gated_per_type, &outer),
         ),
     ];
-    Ok(Nested {
-        columns,
-        report,
-        types: outer.types,
-    })
-}
-
-/// The page-type model trained on the pages at `train` that have a type: labelled in their
-/// `meta.jsonl`, or articles of a dataset flagged in `types.articles`; `None` when there are
-/// none.
-fn fit_page_types(
-    pages: &[Page],
-    train: &[usize],
-    types: &PageTypeTraining<'_>,
-) -> Result<Option<PageTypeModel>, TrainError> {
-    let mut rows = Vec::new();
-    let mut labels = Vec::new();
-    for &i in train {
-        let page = &pages[i];
-        if page.labelled_type || types.articles.get(page.dataset).copied().unwrap_or(false) {
-            rows.extend_from_slice(&page.type_row);
-            let label =
-                page.page_type
-                    .parse::<PageType>()
-                    .map_err(|source| TrainError::PageType {
-                        page: page.id.clone(),
-                        source,
-                    })?;
-            labels.push(label);
-        }
-    }
-    if labels.is_empty() {
-        return Ok(None);
-    }
-    let params = page_type::forest_params(page_type::TREES, page_type::DEPTH, types.seed);
-    Ok(Some(PageTypeModel::fit(&rows, &labels, &params)?))
-}
-
-/// The page's type as [`PageTypeModel::classify`] gives it with `model`: an error rule's
-/// verdict if one fired, else the model's.
-fn guess(model: &PageTypeModel, page: &Page) -> PageTypeGuess {
-    page.error_rule
-        .unwrap_or_else(|| model.predict(&page.type_row))
-}
-
-/// Share of the labelled pages whose guess is their label.
-fn type_accuracy(pages: &[Page], types: &[Option<PageTypeGuess>]) -> String {
-    let (mut right, mut all) = (0usize, 0usize);
-    for (page, guess) in pages.iter().zip(types) {
-        if let (true, Some(guess)) = (page.labelled_type, guess) {
-            all += 1;
-            right += usize::from(guess.page_type.name() == page.page_type);
-        }
-    }
-    format!(
-        "{right} of {all} labelled pages right ({:.1}%)",
-        100.0 * right as f64 / all.max(1) as f64
-    )
+    Ok(Nested { columns, report })
 }
 
 /// The verdicts of every page by its fold's route, from `predictions`.
@@ -807,6 +735,7 @@ mod tests {
             labels: vec![true, false],
             readability: vec![false, true],
             guess: sure,
+            held_out_type: Some(sure),
             type_row: Vec::new(),
             error_rule: None,
         };

@@ -17,19 +17,14 @@ const KEYS: [&str; 7] = ["dataset", "id", "group", "block", "fold", "label", "we
 impl TrainingSet {
     /// Writes every block as one CSV line, after a header of [`KEYS`] and the block feature
     /// names in order: its page's dataset, id and site group, its place in the page, the
-    /// page's fold among `folds` site folds (as the cross-validation assigns them), its
+    /// page's site fold (as the cross-validation assigns them), its
     /// label, its weight under `training` (the times [`TrainingSet::fit`] trains on it) and
     /// its feature values. Values are written as Rust prints an `f32`, which reads back
     /// exactly.
     ///
     /// # Errors
     /// When `out` fails.
-    pub fn write_rows(
-        &self,
-        training: &Training,
-        folds: u64,
-        out: &mut impl Write,
-    ) -> io::Result<()> {
+    pub fn write_rows(&self, training: &Training, out: &mut impl Write) -> io::Result<()> {
         let names = block_feature_names();
         let header: Vec<Cow<'_, str>> = KEYS
             .iter()
@@ -37,7 +32,11 @@ impl TrainingSet {
             .chain(names.iter().map(|n| csv_field(n)))
             .collect();
         writeln!(out, "{}", header.join(","))?;
-        for (page, fold) in self.pages.iter().zip(fold_of(&self.pages, folds)) {
+        for (page, fold) in self
+            .pages
+            .iter()
+            .zip(fold_of(&self.pages, self.types.folds))
+        {
             let times = page_times(page, training);
             let keys = format!(
                 "{},{},{}",
@@ -78,7 +77,7 @@ mod tests {
     use dbce_forest::ForestParams;
 
     use super::super::tests::page;
-    use super::super::{fold_of, site_fold};
+    use super::super::{PageTypeTraining, fold_of, site_fold};
     use super::*;
 
     fn training() -> Training {
@@ -104,6 +103,12 @@ mod tests {
         TrainingSet {
             names: vec!["first".into(), "second".into()],
             pages: vec![one, two],
+            types: PageTypeTraining {
+                folds: 5,
+                articles: Vec::new(),
+                seed: 0,
+            },
+            type_articles: vec![false, false],
         }
     }
 
@@ -112,7 +117,7 @@ mod tests {
         let width = block_feature_names().len();
         let set = set(width);
         let mut out = Vec::new();
-        set.write_rows(&training(), 5, &mut out).unwrap();
+        set.write_rows(&training(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 4, "a header and one line per block");

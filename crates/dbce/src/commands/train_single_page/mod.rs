@@ -11,7 +11,7 @@ use anyhow::Context as _;
 use dbce_classify::PageType;
 use dbce_forest::{BoostParams, ForestParams};
 use dbce_learn::train::single_page::{
-    Learner, NestedValidation, Training, TrainingSet, Validation, ranked_importances,
+    Learner, PageTypeTraining, Training, TrainingSet, Validation, ranked_importances,
 };
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -34,9 +34,11 @@ pub(crate) struct Args {
     /// held out as well (implies `--cross-validate`).
     #[arg(long)]
     nested: bool,
-    /// Datasets (by name) whose pages the page-type models of `--nested` train on as
-    /// articles, as `scripts/train-page-type` trains the built-in one; pages with a
-    /// `page_type` in `meta.jsonl` are always trained on (comma-separated).
+    /// Datasets (by name) whose pages the page-type models train on as articles, as
+    /// `scripts/train-page-type` trains the built-in one; pages with a `page_type` in
+    /// `meta.jsonl` are always trained on (comma-separated). Every page's blocks carry the
+    /// type a model trained without its site fold (of `--folds`) gives it, and `--nested`
+    /// routes by such types.
     #[arg(long, value_delimiter = ',')]
     page_type_articles: Vec<String>,
     /// Also validate held out: each dataset left out in turn, with every page of its sites.
@@ -169,12 +171,8 @@ impl Args {
     fn validation(&self) -> Validation {
         Validation {
             cross_validate: self.cross_validate,
-            nested: self.nested.then(|| NestedValidation {
-                page_type_articles: self.page_type_articles.clone(),
-                page_type_seed: dbce_pipeline::Config::default().annotate.seed,
-            }),
+            nested: self.nested,
             leave_dataset_out: self.leave_dataset_out,
-            folds: self.folds,
             thresholds: self.threshold.clone(),
             article_outside: self.article_outside.clone(),
         }
@@ -186,12 +184,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let progress = |line: &str| {
         eprintln!("dbce: {line} ({:.1} s)", started.elapsed().as_secs_f64());
     };
-    let set = TrainingSet::load(&args.datasets, args.min_aligned, &progress)?;
+    let types = PageTypeTraining {
+        folds: args.folds,
+        articles: args.page_type_articles.clone(),
+        seed: dbce_pipeline::Config::default().annotate.seed,
+    };
+    let set = TrainingSet::load(&args.datasets, args.min_aligned, types, &progress)?;
     let training = args.training();
     if let Some(path) = &args.rows_out {
-        write_file(path, |mut out| {
-            set.write_rows(&training, args.folds, &mut out)
-        })?;
+        write_file(path, |mut out| set.write_rows(&training, &mut out))?;
     }
     let model = set.fit(&training)?;
     if let Some(out) = &args.out {
