@@ -55,9 +55,9 @@ const TYPE_WIDTH: usize = PageType::ALL.len() + 1;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LearnedBlocks {
     /// Lowest content probability at which a block Readability keeps is content. By default,
-    /// 0.3: for the built-in boosted trees, what 12 of the 15 choices made inside the training
-    /// folds pick for the pages not typed `article` (five site folds, three seeds;
-    /// `docs/single-page.md`).
+    /// 0.3: for the built-in boosted trees, the median of the 15 choices made inside the
+    /// training folds for the pages not typed `article` (five site folds, three seeds: 0.25,
+    /// 0.3 and 0.35 five times each; `docs/single-page.md`).
     pub threshold: f32,
     /// Lowest content probability at which a block Readability drops is content. By default
     /// the same as `threshold`; higher keeps the page closer to Readability's article
@@ -74,7 +74,7 @@ impl Default for LearnedBlocks {
 impl LearnedBlocks {
     /// The settings for pages typed `article`: Readability's blocks are content at 0.5, other
     /// blocks only at 0.55, what the choices made inside the training folds pick for the
-    /// built-in boosted trees (anchor 0.5 in 13 of 15, outside 0.55 in 10 of 15). Held out
+    /// built-in boosted trees (anchor 0.5 in 14 of 15, outside 0.55 in 11 of 15). Held out
     /// (site folds, page types held out), wcxb-dev's articles score 0.939 (Readability
     /// 0.883), the older news sets 0.941 / 0.936 / 0.954 / 0.961 (cleanportaleval, l3s-gn1,
     /// readability, scrapinghub; `docs/single-page.md`).

@@ -75,16 +75,16 @@ pub struct AnnotateConfig {
     /// The single-page classifier of pages without a cross, and of `invalid` runs where no
     /// learned classifier can be trained (`dbce_classify::SinglePageMethod`'s names:
     /// `readability`, `blocks` (the learned block classifier), `num-words`, `article`,
-    /// `bf-plain`, …). By default, `blocks:0.35:0.55`: the learned block classifier anchored
-    /// on Readability (a block Readability keeps is content at probability 0.35, any other at
-    /// 0.55), which held out lifts wcxb-dev's articles from Readability's 0.883 to 0.929,
-    /// l3s-gn1 by 0.009 and costs the readability set 0.004 (`docs/single-page.md`).
+    /// `bf-plain`, …). By default, `blocks:0.5:0.55`: the learned block classifier anchored
+    /// on Readability (a block Readability keeps is content at probability 0.5, any other at
+    /// 0.55), which held out lifts wcxb-dev's articles from Readability's 0.883 to 0.939 and
+    /// l3s-gn1 by 0.022, and costs the readability set 0.013 (`docs/single-page.md`).
     #[serde(with = "single_page_name")]
     pub single_page: SinglePageMethod,
     /// The single-page classifier of pages whose type (`page_type`) is not `article`, in place
     /// of `single-page`; `none` uses `single-page` for every page. By default, `blocks` (the
     /// learned block classifier at 0.3: held out on wcxb-dev it lifts pages of every other
-    /// type by 0.08–0.30 over Readability, `docs/single-page.md`).
+    /// type by 0.11–0.32 over Readability, `docs/single-page.md`).
     // No field-level `default`: that would be `None`, not the section's default, for a
     // configuration file that leaves the setting out.
     #[serde(with = "optional_single_page_name")]

@@ -45,7 +45,7 @@ fn extract_prints_the_article_as_text_markdown_or_json() {
         "\n| Gauge | Normal level | Peak level |\n| --- | --- | --- |\n| Old Mill | 1.2 m | 3.5 m |\n",
         "\n\n> We have never seen the water this high",
         "`curl https://example.org/gauges.csv`",
-        "\n```\nfor row in rows:\n    print(row[\"gauge\"], row[\"level\"])\n```\n",
+        "\n```\nimport csv\n\nwith open(\"gauges.csv\") as data:\n    rows = csv.DictReader(data)\n    for row in rows:\n        print(row[\"gauge\"], row[\"level\"])\n```\n",
     ] {
         assert!(markdown.contains(part), "{part:?} in\n{markdown}");
     }

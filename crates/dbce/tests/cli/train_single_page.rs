@@ -67,8 +67,8 @@ fn train_single_page_scores_the_typed_route_and_writes_every_page() {
     for column in [
         "typed in-sample: articles Readability, others ≥0.3",
         "typed in-sample: articles Readability, others ≥0.5",
-        "typed in-sample: articles ≥0.35/0.6, others ≥0.3",
-        "typed in-sample: articles ≥0.35/0.6, others ≥0.5",
+        "typed in-sample: articles ≥0.5/0.6, others ≥0.3",
+        "typed in-sample: articles ≥0.5/0.6, others ≥0.5",
     ] {
         assert!(stdout.contains(column), "{column}: {stdout}");
     }

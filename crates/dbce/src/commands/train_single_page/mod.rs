@@ -82,8 +82,8 @@ pub(crate) struct Args {
     type_weight: Vec<(PageType, usize)>,
     /// Also score the pipeline's route by page type (the built-in page-type model's guess):
     /// pages typed `article` by Readability and, for each of these thresholds U, by the
-    /// forest with Readability's blocks at 0.35 and the others at U; the other pages by the
-    /// forest at each `--threshold` (comma-separated).
+    /// model with Readability's blocks at 0.5 and the others at U; the other pages by the
+    /// model at each `--threshold` (comma-separated).
     #[arg(long, value_delimiter = ',')]
     article_outside: Vec<f32>,
     /// Write each page's F1 per column to this JSONL file.
