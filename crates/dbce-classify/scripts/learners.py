@@ -5,6 +5,7 @@ Usage: learners.py ROWS_CSV PAGES_JSONL [--types NESTED_PAGES_JSONL] [--learners
                    [--seeds 0,1,2] [--probs-dir DIR] [--forest-seed N] [--constrained]
                    [--in-sample] [--block-only] [--combine ARTICLES:OTHERS,...]
                    [--pages-learner NAME=PAGES_JSONL ...] [--type-features]
+                   [--last-resort] [--fixed ANCHOR/OUTSIDE/OTHERS]
 
 ROWS_CSV is the `--rows-out` file of `dbce train-single-page` (gzip fine): per block its page's
 dataset, id and site group, its place, the page's site fold, label, weight (the times the
@@ -49,6 +50,12 @@ more block features: the page's held-out type one-hot (the eight types of the pa
 and its confidence, from the `--types` file (required). Each page's type there comes from a
 page-type model that was not trained on the page's own fold, so the training rows see types as
 wrong as the held-out pages' are (cross-fitting); the learners are named `NAME+types`.
+
+`--last-resort` scores a page whose route keeps no block as the pipeline outputs it (method
+`evidence`): with its densest block, of the blocks with less than half their words in links
+(`C_ld`) the one with the most words. `--fixed` routes every page at the thresholds given
+(e.g. the shipped ones) instead of choosing them inside the folds; with several learners, one
+`--fixed` for all.
 
 Prints one Markdown row per learner and seed: wcxb-dev overall and by type, the four older
 sets, then block-level figures (held-out weighted log loss and ROC AUC over all blocks).
@@ -314,6 +321,20 @@ def check(rows, pages):
           file=sys.stderr, flush=True)
 
 
+def set_last_resort(rows, pages):
+    """Each page's densest block (`Page.last_resort`): of its blocks with less than half their
+    words in links, the one with the most words (the first of equals), as the pipeline's last
+    resort picks it."""
+    ld = rows.names.index('C_ld')
+    for pg in pages:
+        start, end = rows.span.get(pg.key, (0, 0))
+        best = None
+        for k, (words, density) in enumerate(zip(pg.words, rows.x[start:end, ld])):
+            if density < 0.5 and (best is None or words > pg.words[best]):
+                best = k
+        pg.last_resort = best
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('rows')
@@ -336,7 +357,14 @@ def main():
                         help="the page's held-out type and confidence (--types) as block features")
     parser.add_argument('--pages-learner', action='append', default=[], metavar='NAME=FILE',
                         help="a learner's held-out probabilities from another run's --pages-out")
+    parser.add_argument('--last-resort', action='store_true',
+                        help="a page whose route keeps nothing keeps its densest block")
+    parser.add_argument('--fixed', metavar='ANCHOR/OUTSIDE/OTHERS',
+                        help='route at these thresholds instead of choosing them in the folds')
     args = parser.parse_args()
+    fixed = args.fixed and tuple(float(t) for t in args.fixed.split('/'))
+    if fixed and len(fixed) != 3:
+        parser.error('--fixed: expected ANCHOR/OUTSIDE/OTHERS')
     names = [n for n in args.learners.split(',') if n]
     specs = [c for c in args.combine.split(',') if c]
     for spec in specs:
@@ -349,6 +377,8 @@ def main():
     for pg in pages:
         pg.key = (pg.dataset, pg.id)
     check(rows, pages)
+    if args.last_resort:
+        set_last_resort(rows, pages)
     print('| learner | seed | wcxb-dev all | article | collection | doc. | forum | listing | product '
           '| service | cleanportaleval | l3s-gn1 | readability | scrapinghub | log loss | AUC |')
     print('| --- ' * 16 + '|')
@@ -387,7 +417,12 @@ def main():
             print(f'| {name} | {seed} |' + ' |' * 12 + f' {loss:.4f} | {auc:.4f} |', flush=True)
             continue
         chooser = choose_constrained if args.constrained else choose
-        verdicts, choices = routed_in_folds(pages, per_page(rows, p, pages), chooser)
+        if fixed:
+            probs = per_page(rows, p, pages)
+            verdicts = {pg.key: routed(pg, probs[pg.key], fixed) for pg in pages}
+            choices = [fixed] * FOLDS
+        else:
+            verdicts, choices = routed_in_folds(pages, per_page(rows, p, pages), chooser)
         line = table_row(f'{name} | {seed}', pages, verdicts)
         print(f'{line} {loss:.4f} | {auc:.4f} |', flush=True)
         print(f'  {name} s{seed} chosen per fold (anchor, outside, others): {choices}',
