@@ -195,6 +195,66 @@ fn train_single_page_writes_the_rows_it_trains_on_gzipped() {
     }
 }
 
+/// The rows a block model trains on carry the type a page-type model trained without the
+/// page's site fold gives the page, not the built-in model's guess (which has seen it).
+#[test]
+fn train_single_page_rows_carry_the_held_out_page_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = dir.path().join("rows.csv");
+    let pages = dir.path().join("pages.jsonl");
+    train_on_mini(&[
+        "--folds".as_ref(),
+        "2".as_ref(),
+        "--rows-out".as_ref(),
+        rows.as_os_str(),
+        "--pages-out".as_ref(),
+        pages.as_os_str(),
+    ]);
+    let mut held_out = std::collections::BTreeMap::new();
+    let mut differ = false;
+    for line in std::fs::read_to_string(&pages).unwrap().lines() {
+        let page: serde_json::Value = serde_json::from_str(line).unwrap();
+        let page_type = page["held_out_type"].as_str().unwrap().to_owned();
+        differ |= page_type != page["guessed_type"].as_str().unwrap();
+        let confidence = page["held_out_confidence"].as_f64().unwrap();
+        held_out.insert(
+            page["id"].as_str().unwrap().to_owned(),
+            (page_type, confidence),
+        );
+    }
+    assert!(
+        differ,
+        "on the mini set a held-out type differs from the built-in guess"
+    );
+    let text = std::fs::read_to_string(&rows).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|&h| h == name).unwrap();
+    let confidence_column = column("page_type_confidence");
+    let mut checked = 0;
+    for line in lines {
+        let row: Vec<&str> = line.split(',').collect();
+        let (page_type, confidence) = &held_out[row[1]];
+        for t in [
+            "article",
+            "forum",
+            "product",
+            "collection",
+            "listing",
+            "documentation",
+            "service",
+            "error",
+        ] {
+            let expected = if t == page_type { "1" } else { "0" };
+            assert_eq!(row[column(&format!("page_type_{t}"))], expected, "{line}");
+        }
+        let value: f64 = row[confidence_column].parse().unwrap();
+        assert!((value - confidence).abs() < 1e-6, "{line}");
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
 #[test]
 fn train_single_page_boosts_trees_when_asked() {
     let dir = tempfile::tempdir().unwrap();
