@@ -152,7 +152,7 @@ pub fn block_rows(doc: &Document, blocks: &[TextBlock], page_type: PageTypeGuess
         .map(|b| UnitFeatures::of_block(b, doc))
         .collect();
     let mut structure = BlockStructure::new(doc, blocks);
-    let mut page = Vec::with_capacity(PAGE_NAMES.len() + 1);
+    let mut page = Vec::with_capacity(PAGE_NAMES.len() + 1 + TYPE_WIDTH);
     structure.push_page(&mut page);
     page.push(kept_share(blocks, &readability));
     push_page_type(page_type, &mut page);

@@ -128,7 +128,8 @@ impl PageAnnotator<'_> {
     pub fn draft(&self, index: usize, doc: &Document, words: &BTreeMap<usize, &[WordId]>) -> Draft {
         let tokens = PageTokens::read(doc);
         let method = self.config.method;
-        let single_page = single_page_method(self.config, self.page_types[index].page_type);
+        let page_type = self.page_types[index];
+        let single_page = single_page_method(self.config, page_type.page_type);
         // A cross member that could not be read back is left out of the cross.
         let planned = self.crosses[index]
             .as_ref()
@@ -140,7 +141,7 @@ impl PageAnnotator<'_> {
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
             let (runs, layout, decided_by) =
-                single_page_draft(doc, &tokens, single_page, self.page_types[index], method);
+                single_page_draft(doc, &tokens, single_page, page_type, method);
             return Draft {
                 index,
                 cross: None,
@@ -192,15 +193,8 @@ impl PageAnnotator<'_> {
         let similarity = [similarity(CrossRole::Up), similarity(CrossRole::Down)];
         let training = self.config.training;
         let wants_model = method == ClassifyMethod::Model || training;
-        let features = (wants_model || method.learns_per_site()).then(|| {
-            RunFeatures::of(
-                doc,
-                &runs,
-                single_page,
-                self.page_types[index],
-                method.window_layers(),
-            )
-        });
+        let features = (wants_model || method.learns_per_site())
+            .then(|| RunFeatures::of(doc, &runs, single_page, page_type, method.window_layers()));
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
             let mut rows = Vec::with_capacity(runs.len() * MODEL_WIDTH);
             for (i, run) in runs.iter().enumerate() {
@@ -216,17 +210,11 @@ impl PageAnnotator<'_> {
         };
         let mut judged = None;
         if method == ClassifyMethod::Evidence || training {
-            let verdicts = BlockVerdicts::of(doc, single_page, self.page_types[index]);
+            let verdicts = BlockVerdicts::of(doc, single_page, page_type);
             let single: Vec<bool> = runs.iter().map(|r| verdicts.keeps(&r.run)).collect();
             let linked: Vec<bool> = runs.iter().map(|r| run_unit(doc, r).1).collect();
-            let evidence = PageEvidence::of(
-                &runs,
-                &single,
-                &linked,
-                cross.bits(),
-                similarity,
-                self.page_types[index],
-            );
+            let evidence =
+                PageEvidence::of(&runs, &single, &linked, cross.bits(), similarity, page_type);
             let routes: Vec<(Route, Vec<bool>)> = Route::JUDGED
                 .into_iter()
                 .map(|route| (route, route_verdicts(route, &runs, &single)))

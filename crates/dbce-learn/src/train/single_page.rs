@@ -132,10 +132,10 @@ pub struct TrainingSet {
     /// Dataset names, in the order given.
     names: Vec<String>,
     pages: Vec<Page>,
-    /// How the pages were typed.
-    types: PageTypeTraining,
-    /// Per dataset, whether the page-type models train on its pages as articles.
-    type_articles: Vec<bool>,
+    /// Folds grouped by site ([`PageTypeTraining::folds`]).
+    folds: u64,
+    /// How the page-type models of the folds are trained.
+    type_models: TypeModels,
 }
 
 impl TrainingSet {
@@ -175,11 +175,14 @@ impl TrainingSet {
             names.push(name);
             pages.extend(loaded);
         }
-        let type_articles: Vec<bool> = names.iter().map(|n| types.articles.contains(n)).collect();
+        let type_models = TypeModels {
+            articles: names.iter().map(|n| types.articles.contains(n)).collect(),
+            seed: types.seed,
+        };
         let folds = fold_of(&pages, types.folds);
         for f in 0..types.folds {
             let (test, train) = fold_split(&folds, f);
-            let Some(model) = fit_page_types(&pages, &train, &type_articles, types.seed)? else {
+            let Some(model) = type_models.fit(&pages, &train)? else {
                 continue;
             };
             for i in test {
@@ -199,8 +202,8 @@ impl TrainingSet {
         Ok(Self {
             names,
             pages,
-            types,
-            type_articles,
+            folds: types.folds,
+            type_models,
         })
     }
 
@@ -243,18 +246,15 @@ impl TrainingSet {
         let mut probabilities = vec![("in-sample", predict_all(model, pages, &all))];
         let mut nested_report = None;
         if validation.cross_validate || validation.nested {
-            let folds = fold_of(pages, self.types.folds);
-            let outer = site_folds(pages, &folds, self.types.folds, training, progress)?;
+            let folds = fold_of(pages, self.folds);
+            let outer = site_folds(pages, &folds, self.folds, training, progress)?;
             if validation.nested {
                 let nested = nested::validate(
                     pages,
                     &folds,
-                    self.types.folds,
+                    self.folds,
                     training,
-                    &TypeModels {
-                        articles: &self.type_articles,
-                        seed: self.types.seed,
-                    },
+                    &self.type_models,
                     &outer,
                     progress,
                 )?;
@@ -521,43 +521,40 @@ fn load_pages(
 }
 
 /// How the page-type models of the folds are trained.
-struct TypeModels<'a> {
+struct TypeModels {
     /// Per dataset, whether its pages are trained on as articles (labelled pages always are).
-    articles: &'a [bool],
+    articles: Vec<bool>,
     /// The forests' seed.
     seed: u64,
 }
 
-/// The page-type model trained on the pages at `train` that have a type: labelled in their
-/// `meta.jsonl`, or articles of a dataset flagged in `articles`; `None` when there are
-/// none.
-fn fit_page_types(
-    pages: &[Page],
-    train: &[usize],
-    articles: &[bool],
-    seed: u64,
-) -> Result<Option<PageTypeModel>, TrainError> {
-    let mut rows = Vec::new();
-    let mut labels = Vec::new();
-    for &i in train {
-        let page = &pages[i];
-        if page.labelled_type || articles.get(page.dataset).copied().unwrap_or(false) {
-            rows.extend_from_slice(&page.type_row);
-            let label =
-                page.page_type
-                    .parse::<PageType>()
-                    .map_err(|source| TrainError::PageType {
-                        page: page.id.clone(),
-                        source,
-                    })?;
-            labels.push(label);
+impl TypeModels {
+    /// The page-type model trained on the pages at `train` that have a type: labelled in
+    /// their `meta.jsonl`, or articles of a dataset flagged in `articles`; `None` when there
+    /// are none.
+    fn fit(&self, pages: &[Page], train: &[usize]) -> Result<Option<PageTypeModel>, TrainError> {
+        let mut rows = Vec::new();
+        let mut labels = Vec::new();
+        for &i in train {
+            let page = &pages[i];
+            if page.labelled_type || self.articles.get(page.dataset).copied().unwrap_or(false) {
+                rows.extend_from_slice(&page.type_row);
+                let label =
+                    page.page_type
+                        .parse::<PageType>()
+                        .map_err(|source| TrainError::PageType {
+                            page: page.id.clone(),
+                            source,
+                        })?;
+                labels.push(label);
+            }
         }
+        if labels.is_empty() {
+            return Ok(None);
+        }
+        let params = page_type::forest_params(page_type::TREES, page_type::DEPTH, self.seed);
+        Ok(Some(PageTypeModel::fit(&rows, &labels, &params)?))
     }
-    if labels.is_empty() {
-        return Ok(None);
-    }
-    let params = page_type::forest_params(page_type::TREES, page_type::DEPTH, seed);
-    Ok(Some(PageTypeModel::fit(&rows, &labels, &params)?))
 }
 
 /// The page's type as [`PageTypeModel::classify`] gives it with `model`: an error rule's

@@ -3,6 +3,8 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
+use dbce_classify::PageType;
+
 use super::dbce;
 
 /// `dbce train-single-page --trees 2 MINI ARGS...` on the bundled mini dataset, which must
@@ -235,16 +237,7 @@ fn train_single_page_rows_carry_the_held_out_page_type() {
     for line in lines {
         let row: Vec<&str> = line.split(',').collect();
         let (page_type, confidence) = &held_out[row[1]];
-        for t in [
-            "article",
-            "forum",
-            "product",
-            "collection",
-            "listing",
-            "documentation",
-            "service",
-            "error",
-        ] {
+        for t in PageType::ALL.map(PageType::name) {
             let expected = if t == page_type { "1" } else { "0" };
             assert_eq!(row[column(&format!("page_type_{t}"))], expected, "{line}");
         }

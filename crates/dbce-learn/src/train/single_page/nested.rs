@@ -28,7 +28,7 @@ use dbce_eval::RougeScorer;
 use rayon::prelude::*;
 
 use super::super::TrainError;
-use super::{Column, Page, Training, TypeModels, fit, fit_page_types, guess, type_accuracy};
+use super::{Column, Page, Training, TypeModels, fit, guess, type_accuracy};
 
 /// Anchors tried for pages typed `article`: the threshold of the blocks Readability keeps.
 const ANCHORS: [f32; 7] = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
@@ -170,7 +170,7 @@ pub(super) fn validate(
     fold_of: &[u64],
     folds: u64,
     training: &Training,
-    types: &TypeModels<'_>,
+    types: &TypeModels,
     outer: &[Option<Vec<f32>>],
     progress: &dyn Fn(&str),
 ) -> Result<Nested, TrainError> {
@@ -185,8 +185,7 @@ pub(super) fn validate(
                 continue;
             }
             let blocks = fit(pages, &train, training)?;
-            let Some(type_model) = fit_page_types(pages, &train, types.articles, types.seed)?
-            else {
+            let Some(type_model) = types.fit(pages, &train)? else {
                 continue;
             };
             let tested: Vec<usize> = (0..n)

@@ -32,11 +32,7 @@ impl TrainingSet {
             .chain(names.iter().map(|n| csv_field(n)))
             .collect();
         writeln!(out, "{}", header.join(","))?;
-        for (page, fold) in self
-            .pages
-            .iter()
-            .zip(fold_of(&self.pages, self.types.folds))
-        {
+        for (page, fold) in self.pages.iter().zip(fold_of(&self.pages, self.folds)) {
             let times = page_times(page, training);
             let keys = format!(
                 "{},{},{}",
@@ -77,7 +73,7 @@ mod tests {
     use dbce_forest::ForestParams;
 
     use super::super::tests::page;
-    use super::super::{PageTypeTraining, fold_of, site_fold};
+    use super::super::{TypeModels, fold_of, site_fold};
     use super::*;
 
     fn training() -> Training {
@@ -103,12 +99,11 @@ mod tests {
         TrainingSet {
             names: vec!["first".into(), "second".into()],
             pages: vec![one, two],
-            types: PageTypeTraining {
-                folds: 5,
-                articles: Vec::new(),
+            folds: 5,
+            type_models: TypeModels {
+                articles: vec![false, false],
                 seed: 0,
             },
-            type_articles: vec![false, false],
         }
     }
 
