@@ -18,8 +18,8 @@
 //!   [`ReadabilityBlock`]); it needs the document, so it runs through
 //!   [`SinglePageMethod::classify_page`];
 //! - a learned block classifier ([`SinglePageMethod::Blocks`], [`LearnedBlocks`],
-//!   [`BlockModel`]): a random forest over each block's shallow features, Readability's
-//!   verdict, its place in the page's structure and the page's kind ([`block_rows`],
+//!   [`BlockModel`]): gradient-boosted trees over each block's shallow features, Readability's
+//!   verdict, its place in the page's structure, the page's kind and its type ([`block_rows`],
 //!   [`block_feature_names`]), which keeps what forums, products, documentation and listings
 //!   are made of.
 //!
