@@ -5,7 +5,7 @@ Usage: learners.py ROWS_CSV PAGES_JSONL [--types NESTED_PAGES_JSONL] [--learners
                    [--seeds 0,1,2] [--probs-dir DIR] [--forest-seed N] [--constrained]
                    [--in-sample] [--block-only] [--combine ARTICLES:OTHERS,...]
                    [--pages-learner NAME=PAGES_JSONL ...] [--type-features]
-                   [--last-resort] [--fixed ANCHOR/OUTSIDE/OTHERS]
+                   [--last-resort] [--fixed ANCHOR/OUTSIDE/OTHERS[/RELATIVE]]
 
 ROWS_CSV is the `--rows-out` file of `dbce train-single-page` (gzip fine): per block its page's
 dataset, id and site group, its place, the page's site fold, label, weight (the times the
@@ -55,7 +55,8 @@ wrong as the held-out pages' are (cross-fitting); the learners are named `NAME+t
 `evidence`): with its densest block, of the blocks with less than half their words in links
 (`C_ld`) the one with the most words. `--fixed` routes every page at the thresholds given
 (e.g. the shipped ones) instead of choosing them inside the folds; with several learners, one
-`--fixed` for all.
+`--fixed` for all. A fourth value keeps, on pages not typed `article`, every block at that
+share of the page's highest probability as well (`LearnedBlocks::relative_to_best`).
 
 Prints one Markdown row per learner and seed: wcxb-dev overall and by type, the four older
 sets, then block-level figures (held-out weighted log loss and ROC AUC over all blocks).
@@ -359,12 +360,12 @@ def main():
                         help="a learner's held-out probabilities from another run's --pages-out")
     parser.add_argument('--last-resort', action='store_true',
                         help="a page whose route keeps nothing keeps its densest block")
-    parser.add_argument('--fixed', metavar='ANCHOR/OUTSIDE/OTHERS',
+    parser.add_argument('--fixed', metavar='ANCHOR/OUTSIDE/OTHERS[/RELATIVE]',
                         help='route at these thresholds instead of choosing them in the folds')
     args = parser.parse_args()
     fixed = args.fixed and tuple(float(t) for t in args.fixed.split('/'))
-    if fixed and len(fixed) != 3:
-        parser.error('--fixed: expected ANCHOR/OUTSIDE/OTHERS')
+    if fixed and len(fixed) not in (3, 4):
+        parser.error('--fixed: expected ANCHOR/OUTSIDE/OTHERS[/RELATIVE]')
     names = [n for n in args.learners.split(',') if n]
     specs = [c for c in args.combine.split(',') if c]
     for spec in specs:

@@ -243,11 +243,15 @@ def check(pages):
 
 def routed(pg, p, s):
     """The shipped route's verdicts on page `pg`'s blocks of probabilities `p` under thresholds
-    `s` = (anchor, outside, others): pages typed `article` keep Readability's blocks at
-    `anchor` and others at `outside`, the other types every block at `others`."""
-    anchor, outside, others = s
+    `s` = (anchor, outside, others[, relative]): pages typed `article` keep Readability's blocks
+    at `anchor` and others at `outside`, the other types every block at `others` and, with
+    `relative`, every block at `relative` times the page's highest probability
+    (`LearnedBlocks::relative_to_best`)."""
+    anchor, outside, others = s[:3]
     if pg.typed == 'article':
         return np.where(pg.kept, p >= anchor, p >= outside)
+    if len(s) > 3 and s[3] > 0 and len(p):
+        return (p >= others) | (p >= s[3] * p.max())
     return p >= others
 
 

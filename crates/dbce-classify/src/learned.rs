@@ -51,7 +51,8 @@ const TYPE_CONFIDENCE: &str = "page_type_confidence";
 const TYPE_WIDTH: usize = PageType::ALL.len() + 1;
 
 /// The learned single-page method's settings: the lowest content probability at which a block
-/// is content, one for the blocks Readability keeps and one for the others.
+/// is content, one for the blocks Readability keeps and one for the others, and a share of the
+/// page's highest probability at which a block is content as well.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LearnedBlocks {
     /// Lowest content probability at which a block Readability keeps is content. By default,
@@ -63,11 +64,21 @@ pub struct LearnedBlocks {
     /// the same as `threshold`; higher keeps the page closer to Readability's article
     /// ([`LearnedBlocks::ARTICLES`]).
     pub threshold_outside_readability: f32,
+    /// A block whose probability is at least this share of the highest on its page is content
+    /// too, below the thresholds: where the model is unsure of a whole page (an unseen site's
+    /// listing whose items all score 0.2), the blocks it ranks near the top are kept rather
+    /// than none. 0 turns it off. By default 0.3, chosen inside the training folds for the
+    /// pages not typed `article` (in 14 of 15 folds of three seeds; `docs/single-page.md`,
+    /// "Relative to the page's best block").
+    pub relative_to_best: f32,
 }
 
 impl Default for LearnedBlocks {
     fn default() -> Self {
-        Self::uniform(0.3)
+        Self {
+            relative_to_best: 0.3,
+            ..Self::uniform(0.3)
+        }
     }
 }
 
@@ -81,12 +92,28 @@ impl LearnedBlocks {
     pub const ARTICLES: Self = Self {
         threshold: 0.5,
         threshold_outside_readability: ARTICLE_OUTSIDE,
+        relative_to_best: 0.0,
     };
 
-    /// Whether a block of content probability `probability` is content, Readability keeping
-    /// it (`kept_by_readability`) or not.
-    pub fn is_content(&self, probability: f32, kept_by_readability: bool) -> bool {
-        probability >= self.threshold_for(kept_by_readability)
+    /// Which blocks of a page are content, given each one's content probability and whether
+    /// Readability keeps it: those at their threshold ([`LearnedBlocks::threshold_for`]), and
+    /// those at [`LearnedBlocks::relative_to_best`] times the page's highest probability.
+    ///
+    /// # Panics
+    /// If `probabilities` and `kept_by_readability` differ in length.
+    pub fn verdicts(&self, probabilities: &[f32], kept_by_readability: &[bool]) -> Vec<bool> {
+        assert_eq!(probabilities.len(), kept_by_readability.len());
+        let best = probabilities.iter().copied().fold(0.0_f32, f32::max);
+        let relative = if self.relative_to_best > 0.0 {
+            self.relative_to_best * best
+        } else {
+            f32::INFINITY
+        };
+        probabilities
+            .iter()
+            .zip(kept_by_readability)
+            .map(|(&p, &kept)| p >= self.threshold_for(kept) || p >= relative)
+            .collect()
     }
 
     /// The least probability at which a block is content, Readability keeping it
@@ -99,11 +126,12 @@ impl LearnedBlocks {
         }
     }
 
-    /// One threshold for every block.
+    /// One threshold for every block, none relative to the page's best.
     pub fn uniform(threshold: f32) -> Self {
         Self {
             threshold,
             threshold_outside_readability: threshold,
+            relative_to_best: 0.0,
         }
     }
 
@@ -429,8 +457,10 @@ impl BlockModel {
 
     /// One flag per block of `doc`, a page of type `page_type`: content when the
     /// classifier's probability reaches the threshold of `settings` for a block Readability
-    /// keeps or drops ([`LearnedBlocks::is_content`]), asked of it as a decision
-    /// ([`BlockClassifier::reaches`]), which walks only the trees it takes to know.
+    /// keeps or drops, or its share of the page's highest ([`LearnedBlocks::verdicts`]). Every
+    /// block's probability is computed: with the built-in boosted trees that costs what
+    /// deciding at a threshold tree by tree ([`BlockClassifier::reaches`]) does
+    /// (`docs/bench/2026-11-29-block-model`).
     pub fn classify(
         &self,
         doc: &Document,
@@ -439,12 +469,11 @@ impl BlockModel {
         settings: &LearnedBlocks,
     ) -> Vec<bool> {
         let rows = block_rows(doc, blocks, page_type);
-        rows.chunks_exact(block_width())
-            .map(|row| {
-                self.classifier
-                    .reaches(row, settings.threshold_for(readability_keeps(row)))
-            })
-            .collect()
+        let kept: Vec<bool> = rows
+            .chunks_exact(block_width())
+            .map(readability_keeps)
+            .collect();
+        settings.verdicts(&self.probabilities(&rows), &kept)
     }
 }
 
@@ -529,12 +558,45 @@ mod tests {
         let strict = LearnedBlocks {
             threshold: 0.0,
             threshold_outside_readability: 1.1,
+            relative_to_best: 0.0,
         };
         // Every block Readability keeps is content at 0, none of the others above 1.
         assert_eq!(model.classify(&doc, &blocks, ARTICLE, &strict), kept);
         let uniform = model.classify(&doc, &blocks, ARTICLE, &LearnedBlocks::uniform(0.5));
         let expected: Vec<bool> = probabilities.iter().map(|&p| p >= 0.5).collect();
         assert_eq!(uniform, expected);
+    }
+
+    #[test]
+    fn blocks_near_the_pages_best_are_content_below_the_threshold() {
+        let p = [0.1, 0.2, 0.05, 0.25];
+        let kept = [false, true, false, false];
+        let relative = LearnedBlocks {
+            relative_to_best: 0.3,
+            ..LearnedBlocks::uniform(0.3)
+        };
+        // 0.3 × 0.25 = 0.075: every block but the one at 0.05.
+        assert_eq!(relative.verdicts(&p, &kept), [true, true, false, true]);
+        assert_eq!(LearnedBlocks::uniform(0.3).verdicts(&p, &kept), [false; 4]);
+        assert_eq!(LearnedBlocks::default(), relative);
+        // The thresholds still count on their own, and an empty page has no verdicts.
+        assert_eq!(
+            LearnedBlocks::ARTICLES.verdicts(&[0.52, 0.52], &[true, false]),
+            [true, false]
+        );
+        assert!(relative.verdicts(&[], &[]).is_empty());
+        // On a real page: above every threshold, only the best block and its near equals.
+        let (doc, blocks) = page();
+        let model = BlockModel::built_in().unwrap();
+        let probabilities = model.probabilities(&block_rows(&doc, &blocks, ARTICLE));
+        let best = probabilities.iter().copied().fold(0.0, f32::max);
+        let only_best = LearnedBlocks {
+            relative_to_best: 1.0,
+            ..LearnedBlocks::uniform(1.1)
+        };
+        let expected: Vec<bool> = probabilities.iter().map(|&p| p >= best).collect();
+        assert!(expected.contains(&true));
+        assert_eq!(model.classify(&doc, &blocks, ARTICLE, &only_best), expected);
     }
 
     #[test]

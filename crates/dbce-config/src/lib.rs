@@ -83,8 +83,9 @@ pub struct AnnotateConfig {
     pub single_page: SinglePageMethod,
     /// The single-page classifier of pages whose type (`page_type`) is not `article`, in place
     /// of `single-page`; `none` uses `single-page` for every page. By default, `blocks` (the
-    /// learned block classifier at 0.3: held out on wcxb-dev it lifts pages of every other
-    /// type by 0.11–0.32 over Readability, `docs/single-page.md`).
+    /// learned block classifier at 0.3, and for a page alone at 0.3 of the page's highest
+    /// probability: held out on wcxb-dev it lifts pages of every other type by 0.11–0.32 over
+    /// Readability, `docs/single-page.md`).
     // No field-level `default`: that would be `None`, not the section's default, for a
     // configuration file that leaves the setting out.
     #[serde(with = "optional_single_page_name")]

@@ -154,6 +154,9 @@ impl PageAnnotator<'_> {
                 title,
             };
         };
+        // Beside the diff, the single-page verdicts are evidence the judge and the run model
+        // were trained on: without the bar relative to the page's best block.
+        let single_page = &single_page.in_cross();
         let member_words: Vec<(CrossRole, &[WordId])> = cross
             .members()
             .into_iter()

@@ -755,6 +755,7 @@ fn add_route_columns(
         Some(LearnedBlocks {
             threshold: kept,
             threshold_outside_readability: u,
+            relative_to_best: 0.0,
         })
     }));
     for article in articles {
@@ -769,12 +770,7 @@ fn add_route_columns(
                         None => return Some(page.readability.clone()),
                         Some(settings) => settings,
                     };
-                    Some(
-                        p.iter()
-                            .zip(&page.readability)
-                            .map(|(&p, &kept)| settings.is_content(p, kept))
-                            .collect(),
-                    )
+                    Some(settings.verdicts(p, &page.readability))
                 })
                 .collect();
             let route = match article {

@@ -83,13 +83,14 @@ impl ArticleRoute {
             blocks: LearnedBlocks {
                 threshold: ANCHORS[anchor],
                 threshold_outside_readability: OUTSIDE[outside],
+                relative_to_best: 0.0,
             },
             cap: CAPS[cap],
         }
     }
 
     fn verdicts(&self, probabilities: &[f32], readability: &[bool], words: &[usize]) -> Vec<bool> {
-        let mut verdicts = uniform_verdicts(&self.blocks, probabilities, readability);
+        let mut verdicts = self.blocks.verdicts(probabilities, readability);
         if self.cap.is_finite() {
             let (mut kept, mut added) = (0usize, 0usize);
             for ((&content, &readability), &words) in verdicts.iter().zip(readability).zip(words) {
@@ -107,19 +108,6 @@ impl ArticleRoute {
         }
         verdicts
     }
-}
-
-/// The verdicts of `settings` alone.
-fn uniform_verdicts(
-    settings: &LearnedBlocks,
-    probabilities: &[f32],
-    readability: &[bool],
-) -> Vec<bool> {
-    probabilities
-        .iter()
-        .zip(readability)
-        .map(|(&p, &kept)| settings.is_content(p, kept))
-        .collect()
 }
 
 /// Words of each block of `page`.
@@ -147,8 +135,8 @@ impl Route {
             self.articles
                 .verdicts(probabilities, &page.readability, &block_words(page))
         } else {
-            let settings = LearnedBlocks::uniform(self.others[guess.page_type.index()]);
-            uniform_verdicts(&settings, probabilities, &page.readability)
+            LearnedBlocks::uniform(self.others[guess.page_type.index()])
+                .verdicts(probabilities, &page.readability)
         }
     }
 }
@@ -402,13 +390,7 @@ impl RouteScores {
                     |v: Vec<bool>| *cache.entry(v).or_insert_with_key(|v| page.score(scorer, v));
                 let as_other: Vec<f64> = OTHERS
                     .iter()
-                    .map(|&t| {
-                        f1(uniform_verdicts(
-                            &LearnedBlocks::uniform(t),
-                            p,
-                            &page.readability,
-                        ))
-                    })
+                    .map(|&t| f1(LearnedBlocks::uniform(t).verdicts(p, &page.readability)))
                     .collect();
                 let article = (guess.page_type == PageType::Article).then(|| {
                     let words = block_words(page);
@@ -647,6 +629,7 @@ mod tests {
         let expected = LearnedBlocks {
             threshold: ANCHORS[1],
             threshold_outside_readability: OUTSIDE[2],
+            relative_to_best: 0.0,
         };
         assert_eq!(choice.articles.blocks, expected);
         assert!(choice.articles.cap.is_infinite());
@@ -749,6 +732,7 @@ mod tests {
             blocks: LearnedBlocks {
                 threshold: 0.35,
                 threshold_outside_readability: 0.55,
+                relative_to_best: 0.0,
             },
             cap: 1.0,
         };
