@@ -271,28 +271,22 @@ impl BoostedTrees {
     /// If `row.len()` differs from [`BoostedTrees::n_features`].
     pub fn reaches(&self, row: &[f32], threshold: f32) -> bool {
         self.check_row(row.len());
-        let reaches = |sum| self.probability(sum) >= threshold;
-        match self.cut(threshold) {
-            // The bounds are compared with the threshold's log-odds, without a logistic
-            // function per tree.
-            Some(cut) => self.flat.reaches_by(
-                row,
-                |lo, hi| {
-                    if lo >= cut + CUT_SLACK {
-                        Some(true)
-                    } else if hi < cut - CUT_SLACK {
-                        Some(false)
-                    } else {
-                        None
-                    }
-                },
-                reaches,
-            ),
-            None => self.flat.reaches_by(
-                row,
-                settled_by(threshold, |sum| self.probability(sum)),
-                reaches,
-            ),
+        self.flat.reaches_by(row, self.settled(threshold), |sum| {
+            self.probability(sum) >= threshold
+        })
+    }
+
+    /// The `settled` of [`FlatForest::reaches_by`] at `threshold`: for thresholds in [0.001,
+    /// 0.999] the bounds are compared with the threshold's log-odds ([`BoostedTrees::cut`]),
+    /// without a logistic function per tree; others through the probability.
+    fn settled(&self, threshold: f32) -> impl Fn(f64, f64) -> Option<bool> + '_ {
+        let cut = self.cut(threshold);
+        let by_probability = settled_by(threshold, |sum| self.probability(sum));
+        move |lo, hi| match cut {
+            Some(cut) if lo >= cut + CUT_SLACK => Some(true),
+            Some(cut) if hi < cut - CUT_SLACK => Some(false),
+            Some(_) => None,
+            None => by_probability(lo, hi),
         }
     }
 
