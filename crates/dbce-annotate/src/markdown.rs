@@ -239,6 +239,38 @@ fn blocks(
     blocks
 }
 
+/// The raw text of a code block: every text node of its `<pre>` from the first kept one to the
+/// last, with the nodes of only whitespace between them (a highlighter's spans are separated by
+/// such nodes: without them `function main()` would come out as `functionmain()`) and a line
+/// break for each `<br>`. Text with runs left out stays out. (`block.nodes` is in document
+/// order.)
+fn code_text(doc: &Document, block: &Block) -> String {
+    let (Some(&first), Some(&last)) = (block.nodes.first(), block.nodes.last()) else {
+        return String::new();
+    };
+    let Some(pre) = block.place.block.and_then(|pre| doc.get(pre)) else {
+        return String::new();
+    };
+    let mut raw = String::new();
+    for node in pre.descendants() {
+        let id = node.id();
+        if id < first {
+            continue;
+        }
+        if id > last {
+            break;
+        }
+        match (node.text(), node.name()) {
+            (Some(text), _) if block.nodes.binary_search(&id).is_ok() || text.trim().is_empty() => {
+                raw.push_str(text);
+            }
+            (None, Some("br")) => raw.push('\n'),
+            _ => {}
+        }
+    }
+    raw
+}
+
 /// One block (not a table cell) in Markdown, without its quote marks.
 fn block_markdown(doc: &Document, block: &Block) -> String {
     match block.place.kind {
@@ -252,11 +284,7 @@ fn block_markdown(doc: &Document, block: &Block) -> String {
             )
         }
         BlockKind::Code => {
-            let raw: String = block
-                .nodes
-                .iter()
-                .filter_map(|&node| doc.get(node)?.text())
-                .collect();
+            let raw = code_text(doc, block);
             let code = raw.trim_matches(|c| c == '\n' || c == '\r');
             let fence = "`".repeat(longest_backtick_run(code).max(2) + 1);
             format!("{fence}\n{code}\n{fence}")
@@ -393,6 +421,21 @@ mod tests {
         assert_eq!(
             markdown(html, |_| true),
             "Call `f()` now\n\n````\nfn main() {\n    x```\n}\n````"
+        );
+    }
+
+    #[test]
+    fn code_blocks_keep_the_whitespace_between_highlighted_spans() {
+        let html = "<body><pre><code><span>function</span> <span>main</span>()\n\
+                    <span>return</span><br><span>x</span>\n</code></pre><p>after</p></body>";
+        assert_eq!(
+            markdown(html, |_| true),
+            "```\nfunction main()\nreturn\nx\n```\n\nafter"
+        );
+        // A left-out run stays out; the whitespace around it is kept.
+        assert_eq!(
+            markdown(html, |text| text != "main"),
+            "```\nfunction ()\nreturn\nx\n```\n\nafter"
         );
     }
 

@@ -114,8 +114,11 @@ impl RunLayout {
 
 /// Whitespace in text between runs still separates the words around it.
 fn push_space_in(gap: Option<&str>, out: &mut TextLines) {
-    if gap.is_some_and(|gap| gap.contains(char::is_whitespace)) {
-        out.push_text(" ");
+    match gap {
+        // A line break inside a `<pre>` ends the line; elsewhere it is a space.
+        Some(gap) if gap.contains('\n') => out.push_text("\n"),
+        Some(gap) if gap.contains(char::is_whitespace) => out.push_text(" "),
+        _ => {}
     }
 }
 
@@ -348,6 +351,28 @@ mod tests {
             content_text(&doc, &runs),
             "Title here\nFirst para text.\nSecond"
         );
+    }
+
+    #[test]
+    fn code_keeps_its_lines_between_runs_and_inside_one() {
+        let doc = Document::parse(
+            "<body><p>See\nthis:</p><pre><span>let</span> x = 1;\nlet y = 2;\n<i>z</i></pre></body>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        use PatternClass::{Boilerplate as B, Content as C};
+        // A run spanning a line break, and a line break between two runs.
+        let runs = labelled(
+            &doc,
+            &[
+                ("See\nthis:", C),
+                ("let", C),
+                ("x = 1;\nlet y", C),
+                ("= 2;", B),
+                ("z", C),
+            ],
+        );
+        assert_eq!(content_text(&doc, &runs), "See this:\nlet x = 1;\nlet y\nz");
     }
 
     #[test]

@@ -164,12 +164,18 @@ impl Document {
         let mut out = TextLines::default();
         // Ends of the open block elements, innermost last.
         let mut block_ends: Vec<u32> = Vec::new();
+        // The end of the outermost open preformatted element.
+        let mut preformatted_end: Option<u32> = None;
         let mut next = 0;
         while let Some(node) = self.get(NodeId::new(next)) {
             while block_ends.last().is_some_and(|&end| next >= end) {
                 block_ends.pop();
                 out.line_break();
             }
+            if preformatted_end.is_some_and(|end| next >= end) {
+                preformatted_end = None;
+            }
+            out.preformatted = preformatted_end.is_some();
             next += 1;
             match (node.kind(), node.name()) {
                 (NodeKind::Text, _) => emit(node.id(), node.text().unwrap_or_default(), &mut out),
@@ -177,6 +183,9 @@ impl Document {
                 (_, Some(name)) if is_block_element(name) => {
                     out.line_break();
                     block_ends.push(node.end());
+                    if is_preformatted(name) && preformatted_end.is_none() {
+                        preformatted_end = Some(node.end());
+                    }
                 }
                 _ if is_hidden(node) => next = node.end(),
                 _ => {}
@@ -186,6 +195,12 @@ impl Document {
     }
 }
 
+/// Whether elements of this name show their text's line breaks (`<pre>` and its obsolete
+/// kin).
+fn is_preformatted(name: &str) -> bool {
+    matches!(name, "pre" | "listing" | "xmp" | "plaintext")
+}
+
 /// Text with collapsed whitespace, built line by line: the output of
 /// [`Document::visible_text_with`].
 #[derive(Debug, Default)]
@@ -193,6 +208,9 @@ pub struct TextLines {
     out: String,
     /// Whitespace was seen since the last word of the current line.
     space: bool,
+    /// The text pushed now is inside a `<pre>`: its line breaks end lines (other whitespace
+    /// still collapses).
+    preformatted: bool,
 }
 
 impl TextLines {
@@ -201,8 +219,22 @@ impl TextLines {
     }
 
     /// Appends text: words are separated by one space where `text` or what came before has
-    /// whitespace between them, and joined where it has none.
+    /// whitespace between them, and joined where it has none. Inside a `<pre>`, a line break
+    /// in `text` also ends the line (an empty line is not written).
     pub fn push_text(&mut self, text: &str) {
+        if self.preformatted && text.contains('\n') {
+            for (n, line) in text.split('\n').enumerate() {
+                if n > 0 {
+                    self.line_break();
+                }
+                self.push_words(line);
+            }
+        } else {
+            self.push_words(text);
+        }
+    }
+
+    fn push_words(&mut self, text: &str) {
         if text.is_empty() {
             return;
         }
@@ -255,6 +287,15 @@ mod tests {
              <ul><li>a</li><li> b </li></ul>",
         );
         assert_eq!(doc.visible_text(), "Head line\nonetwo three\nfour\na\nb");
+    }
+
+    #[test]
+    fn preformatted_text_keeps_its_lines() {
+        let doc = parse(
+            "<p>a\nb</p><pre><code><span>fn</span> main() {\n    <b>x</b>\n\n}\n</code></pre>\
+             <p>c\nd</p>",
+        );
+        assert_eq!(doc.visible_text(), "a b\nfn main() {\nx\n}\nc d");
     }
 
     #[test]
