@@ -6,6 +6,7 @@ Usage: learners.py ROWS_CSV PAGES_JSONL [--types NESTED_PAGES_JSONL] [--learners
                    [--in-sample] [--block-only] [--combine ARTICLES:OTHERS,...]
                    [--pages-learner NAME=PAGES_JSONL ...] [--type-features]
                    [--last-resort] [--fixed ANCHOR/OUTSIDE/OTHERS[/RELATIVE]]
+                   [--split-punctuation]
 
 ROWS_CSV is the `--rows-out` file of `dbce train-single-page` (gzip fine): per block its page's
 dataset, id and site group, its place, the page's site fold, label, weight (the times the
@@ -57,6 +58,9 @@ wrong as the held-out pages' are (cross-fitting); the learners are named `NAME+t
 (e.g. the shipped ones) instead of choosing them inside the folds; with several learners, one
 `--fixed` for all. A fourth value keeps, on pages not typed `article`, every block at that
 share of the page's highest probability as well (`LearnedBlocks::relative_to_best`).
+
+`--split-punctuation` scores truth and blocks with punctuation tokens of their own (score.py
+`--split-punctuation`: figures that do not depend on how the truth spaced highlighted code).
 
 Prints one Markdown row per learner and seed: wcxb-dev overall and by type, the four older
 sets, then block-level figures (held-out weighted log loss and ROC AUC over all blocks).
@@ -360,6 +364,8 @@ def main():
                         help="a learner's held-out probabilities from another run's --pages-out")
     parser.add_argument('--last-resort', action='store_true',
                         help="a page whose route keeps nothing keeps its densest block")
+    parser.add_argument('--split-punctuation', action='store_true',
+                        help='score with punctuation tokens of their own (score.py)')
     parser.add_argument('--fixed', metavar='ANCHOR/OUTSIDE/OTHERS[/RELATIVE]',
                         help='route at these thresholds instead of choosing them in the folds')
     args = parser.parse_args()
@@ -374,7 +380,7 @@ def main():
     if args.type_features and not args.types:
         parser.error('--type-features needs --types')
     rows = Rows(args.rows)
-    pages = load(args.pages, 'site folds', args.types)
+    pages = load(args.pages, 'site folds', args.types, args.split_punctuation)
     for pg in pages:
         pg.key = (pg.dataset, pg.id)
     check(rows, pages)
@@ -404,7 +410,7 @@ def main():
     for spec in args.pages_learner:
         name, _, path = spec.partition('=')
         p = np.full(len(rows.y), np.nan)
-        for pg in load(path, 'site folds', args.types):
+        for pg in load(path, 'site folds', args.types, args.split_punctuation):
             start, end = rows.span.get((pg.dataset, pg.id), (0, 0))
             p[start:end] = pg.p
         if np.isnan(p).any():

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from score import load_scorer  # noqa: E402
+from score import load_scorer, split_punctuation  # noqa: E402
 
 SC = load_scorer()
 FOLDS = 5
@@ -62,7 +62,7 @@ def fnv(text):
 class Page:
     """One page: its held-out probabilities, its blocks' sentences encoded once, F1 cache."""
 
-    def __init__(self, row, probabilities, held_out_type):
+    def __init__(self, row, probabilities, held_out_type, split=False):
         self.dataset, self.id = row['dataset'], row['id']
         self.kind, self.typed = row['page_type'], held_out_type
         self.fold = fnv(row['group']) % FOLDS
@@ -74,6 +74,10 @@ class Page:
         self.words = np.array([sum(any(c.isalnum() for c in w) for w in t.split())
                                for t in self.texts], np.float64)
         self.elements = row['elements']
+        if split:
+            # Scores with punctuation tokens of their own (score.py --split-punctuation).
+            self.texts = [split_punctuation(t) for t in self.texts]
+            self.truth = split_punctuation(self.truth)
         vocab = {}
         self.r_ids, self.r_off = SC._encode(SC.split_sentences(self.truth), vocab)
         self.m = int(self.r_off[-1])
@@ -212,7 +216,10 @@ def table_row(name, pages, verdicts):
     return f'| {name} | ' + ' | '.join(f'{c:.3f}' for c in cells) + ' |'
 
 
-def load(path, probabilities, types_path):
+def load(path, probabilities, types_path, split=False):
+    """The pages of PAGES_JSONL `path` with the `probabilities` named, typed by the
+    `types_path` file (or their own held-out type); `split` scores them with punctuation
+    tokens of their own (score.py `--split-punctuation`)."""
     types = {}
     if types_path:
         with open(types_path) as lines:
@@ -228,7 +235,7 @@ def load(path, probabilities, types_path):
                 typed = row['guessed_type']
             if typed is None or probabilities not in row['probabilities']:
                 continue
-            pages.append(Page(row, probabilities, typed))
+            pages.append(Page(row, probabilities, typed, split))
     return pages
 
 
