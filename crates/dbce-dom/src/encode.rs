@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! version
-//! input_bytes parse_errors unwrapped_elements dropped_attributes dropped[8]
+//! input_bytes parse_errors unwrapped_elements dropped_attributes dropped[9]
 //! count truncated[count] (0 bytes, 1 depth)                                   the report
 //! len(text) text  len(names) names                                            UTF-8 buffers
 //! count ( name.start name.len value.start value.len )*                        attributes
@@ -24,7 +24,7 @@ use crate::report::{ParseReport, Truncation};
 
 /// The encoding's version, its first byte: bumped whenever the layout or the meaning of a
 /// [`Document`]'s fields changes, so bytes written by another version are refused.
-const VERSION: u64 = 1;
+const VERSION: u64 = 2;
 
 /// Bytes that do not decode as a [`Document`] of this version.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -314,7 +314,7 @@ mod tests {
             assert!(Document::decode(&bytes[..cut]).is_err(), "cut at {cut}");
         }
         let mut other_version = bytes.clone();
-        other_version[0] = 2;
+        other_version[0] = 1;
         assert_eq!(
             Document::decode(&other_version).unwrap_err(),
             DecodeError("unknown version")

@@ -64,7 +64,7 @@ pub use layers::{Groups, Layers, NodeGroup};
 pub use node::{Layer, NodeId, NodeKind};
 pub use parse::parse_count;
 pub use report::{ParseReport, Truncation};
-pub use rules::DropReason;
+pub use rules::{CONSENT_DIALOGS, DropReason};
 pub use serialize::{escape_attr, escape_text};
 pub use text::{TextLines, TextRun, TextRunId, TextRuns, is_block_element};
 pub use tokens::{DOCUMENT_NAME, TemplateTokens};

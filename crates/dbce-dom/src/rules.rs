@@ -1,6 +1,6 @@
 //! What sanitising keeps (thesis §2.2), decided once per element when the parser creates it.
 
-use html5ever::{QualName, local_name, ns};
+use html5ever::{Attribute, QualName, local_name, ns};
 
 /// Why a node was left out of the document; [`crate::ParseReport::dropped`] counts each.
 ///
@@ -26,11 +26,15 @@ pub enum DropReason {
     Template,
     /// An element inside `<svg>`: drawing instructions, not page structure.
     SvgContent,
+    /// A cookie-consent dialog, known by the `id` or a class its vendor gives it
+    /// ([`CONSENT_DIALOGS`]): a script puts it on every page, and a capture of the rendered
+    /// page keeps it.
+    ConsentDialog,
 }
 
 impl DropReason {
     /// Every reason, in declaration order.
-    pub const ALL: [DropReason; 8] = [
+    pub const ALL: [DropReason; 9] = [
         DropReason::Script,
         DropReason::Style,
         DropReason::Comment,
@@ -39,6 +43,7 @@ impl DropReason {
         DropReason::Embed,
         DropReason::Template,
         DropReason::SvgContent,
+        DropReason::ConsentDialog,
     ];
 
     /// Position in [`DropReason::ALL`].
@@ -58,8 +63,68 @@ pub(crate) enum ElementRule {
     Drop(DropReason),
 }
 
-/// The rule for an element named `name`.
-pub(crate) fn element_rule(name: &QualName) -> ElementRule {
+/// The `id`s and classes of cookie-consent dialogs, as their vendors write them: OneTrust,
+/// Cookiebot, Didomi, Quantcast, Sourcepoint (`sp_message_container_` and a number), Usercentrics,
+/// TrustArc, Google's Funding Choices, consentmanager.net, iubenda, CookieYes, the WordPress
+/// plugins Cookie Notice, GDPR Cookie Compliance and Complianz, Borlabs, CookieScript, Osano and
+/// Termly, and the names sites give their own banner. Matched whole (a class is one of the
+/// `class` attribute's words), so a recipe site's `cookie-card` is not one.
+pub const CONSENT_DIALOGS: &[&str] = &[
+    "onetrust-consent-sdk",
+    "onetrust-banner-sdk",
+    "onetrust-pc-sdk",
+    "ot-sdk-btn-floating",
+    "CybotCookiebotDialog",
+    "didomi-host",
+    "qc-cmp2-container",
+    "usercentrics-root",
+    "truste-consent-track",
+    "consent_blackbar",
+    "fc-consent-root",
+    "cmpbox",
+    "cmpwrapper",
+    "iubenda-cs-banner",
+    "cookie-law-info-bar",
+    "cky-consent-container",
+    "cookie-notice",
+    "moove_gdpr_cookie_modal",
+    "moove_gdpr_cookie_info_bar",
+    "cmplz-cookiebanner-container",
+    "BorlabsCookie",
+    "cookiescript_injected",
+    "osano-cm-window",
+    "termly-code-snippet-support",
+    "cookie-banner",
+    "cookie_banner",
+    "cookiebanner",
+    "cookie-consent",
+    "cookie-consent-banner",
+    "cookieConsent",
+];
+
+/// Whether `name` names a cookie-consent dialog: one of [`CONSENT_DIALOGS`], or Sourcepoint's
+/// numbered container.
+fn is_consent_dialog_name(name: &str) -> bool {
+    CONSENT_DIALOGS.contains(&name)
+        || name
+            .strip_prefix("sp_message_container_")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether an element's `id`, or a word of its `class`, names a cookie-consent dialog.
+fn is_consent_dialog(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|attr| match attr.name.local {
+        local_name!("id") => is_consent_dialog_name(attr.value.trim()),
+        local_name!("class") => attr
+            .value
+            .split_ascii_whitespace()
+            .any(is_consent_dialog_name),
+        _ => false,
+    })
+}
+
+/// The rule for an element named `name` with attributes `attrs`.
+pub(crate) fn element_rule(name: &QualName, attrs: &[Attribute]) -> ElementRule {
     if name.ns == ns!(svg) {
         return if name.local == local_name!("svg") {
             ElementRule::KeepEmpty
@@ -80,6 +145,7 @@ pub(crate) fn element_rule(name: &QualName) -> ElementRule {
         | local_name!("applet")
         | local_name!("noembed") => DropReason::Embed,
         local_name!("template") => DropReason::Template,
+        _ if is_consent_dialog(attrs) => DropReason::ConsentDialog,
         _ => return ElementRule::Keep,
     };
     ElementRule::Drop(reason)
@@ -148,19 +214,19 @@ mod tests {
     #[test]
     fn thesis_drops_scripts_iframes_noscript() {
         assert_eq!(
-            element_rule(&html("script")),
+            element_rule(&html("script"), &[]),
             ElementRule::Drop(DropReason::Script)
         );
         assert_eq!(
-            element_rule(&html("iframe")),
+            element_rule(&html("iframe"), &[]),
             ElementRule::Drop(DropReason::Frame)
         );
         assert_eq!(
-            element_rule(&html("noscript")),
+            element_rule(&html("noscript"), &[]),
             ElementRule::Drop(DropReason::Noscript)
         );
-        assert_eq!(element_rule(&html("div")), ElementRule::Keep);
-        assert_eq!(element_rule(&html("my-widget")), ElementRule::Keep);
+        assert_eq!(element_rule(&html("div"), &[]), ElementRule::Keep);
+        assert_eq!(element_rule(&html("my-widget"), &[]), ElementRule::Keep);
     }
 
     #[test]
@@ -168,12 +234,56 @@ mod tests {
         let svg = QualName::new(None, ns!(svg), local_name!("svg"));
         let path = QualName::new(None, ns!(svg), local_name!("path"));
         let math = QualName::new(None, ns!(mathml), local_name!("math"));
-        assert_eq!(element_rule(&svg), ElementRule::KeepEmpty);
+        assert_eq!(element_rule(&svg, &[]), ElementRule::KeepEmpty);
         assert_eq!(
-            element_rule(&path),
+            element_rule(&path, &[]),
             ElementRule::Drop(DropReason::SvgContent)
         );
-        assert_eq!(element_rule(&math), ElementRule::Keep);
+        assert_eq!(element_rule(&math, &[]), ElementRule::Keep);
+    }
+
+    fn with(name: &str, value: &str) -> Vec<Attribute> {
+        vec![Attribute {
+            name: QualName::new(None, ns!(), LocalName::from(name)),
+            value: value.into(),
+        }]
+    }
+
+    #[test]
+    fn consent_dialogs_are_dropped_by_id_or_class_word() {
+        let dropped = ElementRule::Drop(DropReason::ConsentDialog);
+        let div = html("div");
+        assert_eq!(
+            element_rule(&div, &with("id", "onetrust-consent-sdk")),
+            dropped
+        );
+        assert_eq!(
+            element_rule(&div, &with("class", "a cookie-notice b")),
+            dropped
+        );
+        assert_eq!(
+            element_rule(&div, &with("id", "sp_message_container_1355822")),
+            dropped
+        );
+        // Whole names only, and only in `id` and `class`.
+        for (name, value) in [
+            ("id", "sp_message_container_"),
+            ("id", "sp_message_container_x1"),
+            ("class", "cookie-card"),
+            ("class", "my-cookie-banner"),
+            ("title", "cookie-banner"),
+        ] {
+            assert_eq!(
+                element_rule(&div, &with(name, value)),
+                ElementRule::Keep,
+                "{value}"
+            );
+        }
+        // Another rule comes first.
+        assert_eq!(
+            element_rule(&html("script"), &with("id", "cookie-banner")),
+            ElementRule::Drop(DropReason::Script)
+        );
     }
 
     #[test]

@@ -186,7 +186,7 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
-        let empty = match element_rule(&name) {
+        let empty = match element_rule(&name, &attrs) {
             ElementRule::Drop(DropReason::Noscript) if self.keep_noscript => false,
             ElementRule::Drop(reason) => return self.drop_node(reason, Rc::new(name)),
             ElementRule::Keep => false,

@@ -53,6 +53,20 @@ fn templates_objects_and_embeds_are_dropped() {
 }
 
 #[test]
+fn cookie_consent_dialogs_go_with_their_content() {
+    let doc = parse(
+        "<body><div id=onetrust-consent-sdk><div id=onetrust-pc-sdk role=dialog>\
+         <h2>Privacy Preference Center</h2><p>These cookies allow us</p></div></div>\
+         <p class=cookie-card>Oatmeal cookies</p><div class='bar cookie-notice'>We use cookies</div>\
+         </body>",
+    );
+    assert_eq!(elements(&doc), ["html", "head", "body", "p"]);
+    assert_eq!(doc.visible_text(), "Oatmeal cookies");
+    // Each dialog element counts, the one inside another too (as `<svg>`'s drawing does).
+    assert_eq!(doc.report().dropped(DropReason::ConsentDialog), 3);
+}
+
+#[test]
 fn svg_is_kept_without_its_drawing() {
     let doc = parse("<p>a<svg viewBox='0 0 1 1'><g><path d=M0/><text>label</text></g></svg>b</p>");
     assert_eq!(elements(&doc), ["html", "head", "body", "p", "svg"]);
