@@ -180,7 +180,7 @@ impl Document {
             match (node.kind(), node.name()) {
                 (NodeKind::Text, _) => emit(node.id(), node.text().unwrap_or_default(), &mut out),
                 (_, Some("br")) => out.line_break(),
-                (_, Some(name)) if is_block_element(name) => {
+                (_, Some(name)) if is_block_element(name) || is_preformatted(name) => {
                     out.line_break();
                     block_ends.push(node.end());
                     if is_preformatted(name) && preformatted_end.is_none() {
@@ -196,7 +196,7 @@ impl Document {
 }
 
 /// Whether elements of this name show their text's line breaks (`<pre>` and its obsolete
-/// kin).
+/// kin, which browsers show as blocks too).
 fn is_preformatted(name: &str) -> bool {
     matches!(name, "pre" | "listing" | "xmp" | "plaintext")
 }
@@ -296,6 +296,8 @@ mod tests {
              <p>c\nd</p>",
         );
         assert_eq!(doc.visible_text(), "a b\nfn main() {\nx\n}\nc d");
+        let doc = parse("<p>a<xmp>x\ny</xmp>b</p>");
+        assert_eq!(doc.visible_text(), "a\nx\ny\nb");
     }
 
     #[test]
