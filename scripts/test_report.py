@@ -22,7 +22,7 @@ import sys
 CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
             "--allow-file-access-from-files"]
 HOVER = re.compile(r"^(content|boilerplate|invalid) by "
-                   r"(pattern|t002|learned|single-page|propagated), cross [01]{5}, run [01]{5}$")
+                   r"(pattern|t002|learned|single-page|propagated|url-family|teaser), cross [01]{5}, run [01]{5}$")
 
 
 def dump_dom(url):

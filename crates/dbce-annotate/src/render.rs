@@ -165,8 +165,9 @@ border:1px solid #888;padding:4px 8px;font:12px sans-serif}\
 #dbce-legend span{padding:0 4px;margin:0 2px}\
 </style>";
 
-/// The annotated HTML of a page: the page's original `<head>` (its scripts removed, a `<base>`
-/// pointing at `url` so relative styles and images resolve), then the sanitised body with each
+/// The annotated HTML of a page: the page's original `<head>` (its scripts and its own charset
+/// declarations removed: the annotated page is UTF-8 and says so first; a `<base>` pointing at
+/// `url` so relative styles and images resolve), then the sanitised body with each
 /// run wrapped in `<span class="dbce dbce-LABEL" data-bits="CROSS/RUN" title="…">`, and a small
 /// legend. `raw_html` is the page as captured, for its head.
 pub fn annotated_html(
@@ -177,7 +178,7 @@ pub fn annotated_html(
     runs: &[LabelledRun],
 ) -> String {
     let mut out = String::with_capacity(raw_html.len() + runs.len() * 64);
-    out.push_str("<!DOCTYPE html>\n<html><head><base href=\"");
+    out.push_str("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><base href=\"");
     escape_attr(url, &mut out);
     out.push_str("\">");
     out.push_str(&head_without_scripts(raw_html));
@@ -249,7 +250,9 @@ pub fn decision_name(decision: Decision) -> &'static str {
     }
 }
 
-/// The inside of the first `<head>` element of `html`, without `<script>` elements; empty if
+/// The inside of the first `<head>` element of `html`, without `<script>` elements and without
+/// the `<meta>` elements that declare a charset (`charset=…`, or `http-equiv="Content-Type"`
+/// with `content="…; charset=…"`): the page was decoded, and is written as UTF-8. Empty if
 /// there is no head.
 fn head_without_scripts(html: &str) -> String {
     let lower = html.to_ascii_lowercase();
@@ -274,7 +277,34 @@ fn head_without_scripts(html: &str) -> String {
             .min(content_end);
     }
     out.push_str(&html[at..content_end]);
+    without_charset_metas(&out)
+}
+
+/// `head` without its `<meta>` elements that declare a charset: a `charset` attribute, or a
+/// `content` that names one (`text/html; charset=windows-1252`).
+fn without_charset_metas(head: &str) -> String {
+    let lower = head.to_ascii_lowercase();
+    let mut out = String::with_capacity(head.len());
+    let mut at = 0;
+    while let Some(meta) = find_tag(&lower, "<meta", at) {
+        let end = lower[meta..]
+            .find('>')
+            .map_or(lower.len(), |i| meta + i + 1);
+        out.push_str(&head[at..meta]);
+        if !declares_charset(&lower[meta..end]) {
+            out.push_str(&head[meta..end]);
+        }
+        at = end;
+    }
+    out.push_str(&head[at..]);
     out
+}
+
+/// Whether a lowercased `<meta …>` tag declares a charset: `charset` followed by `=`, as an
+/// attribute or inside `content`.
+fn declares_charset(tag: &str) -> bool {
+    tag.match_indices("charset")
+        .any(|(i, word)| tag[i + word.len()..].trim_start().starts_with('='))
 }
 
 /// The position of tag `name` (such as `<head`) at or after `from` in lowercased `html`,
@@ -399,8 +429,28 @@ mod tests {
     fn header_is_not_head() {
         assert_eq!(head_without_scripts("<header>x</header>"), "");
         assert_eq!(
-            head_without_scripts("<head ><meta charset=utf-8><body>"),
-            "<meta charset=utf-8>"
+            head_without_scripts("<head ><title>t</title><body>"),
+            "<title>t</title>"
         );
+    }
+
+    #[test]
+    fn the_annotated_page_declares_utf8_and_only_that() {
+        let raw = "<head><META CHARSET=\"windows-1252\"><meta name=x content=\"charset\">\
+                   <meta http-equiv=Content-Type content=\"text/html; charset=iso-8859-1\">\
+                   <title>T</title></head><body><p>a — b</p></body>";
+        let doc = Document::parse(raw, &SanitizeConfig::default()).unwrap();
+        let runs = labelled(&doc, &[("a — b", PatternClass::Content)]);
+        let html = annotated_html(
+            &doc,
+            raw,
+            "http://x.test/",
+            Bits::of(&[CrossRole::Cur]),
+            &runs,
+        );
+        assert!(html.starts_with("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"));
+        assert_eq!(html.matches("charset=").count(), 1, "{html}");
+        assert!(html.contains("<meta name=x content=\"charset\">"));
+        assert!(html.contains("<title>T</title>"));
     }
 }
