@@ -6,7 +6,7 @@
 //! is the run's block, and the first of `pre`, `td`/`th`, `h1`–`h6` and `li` above it says
 //! what kind of block that is. Inline markup other than code is not kept.
 
-use dbce_dom::{Document, NodeId, NodeRef, is_block_element};
+use dbce_dom::{Document, NodeId, NodeRef, is_block_element, is_preformatted};
 
 use crate::annotation::LabelledRun;
 use crate::render::{RunLayout, Separator};
@@ -56,7 +56,7 @@ fn place_of(doc: &Document, node: NodeId) -> Place {
         }
         let id = ancestor.id();
         match name {
-            "pre" | "listing" | "xmp" | "plaintext" => pre = pre.or(Some(id)),
+            _ if is_preformatted(name) => pre = pre.or(Some(id)),
             "code" | "kbd" | "samp" | "tt" if nearest_block.is_none() => inline_code = true,
             "blockquote" => quotes += 1,
             "ul" | "ol" | "menu" | "dir" => {

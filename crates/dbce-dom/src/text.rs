@@ -197,7 +197,7 @@ impl Document {
 
 /// Whether elements of this name show their text's line breaks (`<pre>` and its obsolete
 /// kin, which browsers show as blocks too).
-fn is_preformatted(name: &str) -> bool {
+pub fn is_preformatted(name: &str) -> bool {
     matches!(name, "pre" | "listing" | "xmp" | "plaintext")
 }
 
