@@ -91,6 +91,16 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     pub(crate) fn char_ref_step(&mut self, cr: &mut CharRefState) -> Status {
         match cr.step {
             Step::Begin => match self.peek() {
+                Some(c) if c.is_ascii_alphanumeric() && self.on_fast_path() => {
+                    match self.named_with_semicolon() {
+                        Some(char_ref) => Status::Done(char_ref),
+                        None => {
+                            cr.step = Step::Named;
+                            self.char_ref_name.clear();
+                            Status::Progress
+                        }
+                    }
+                }
                 Some(c) if is_ascii_alnum(c) => {
                     cr.step = Step::Named;
                     self.char_ref_name.clear();
@@ -187,6 +197,40 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                 Status::Done(CharRef::EMPTY)
             }
         }
+    }
+
+    /// A whole entity name ending in `;` straight from the input (`&amp;`, `&nbsp;`): what
+    /// reading it one character at a time gives (every prefix of an entity name is one too,
+    /// and none continues past `;`), in one lookup. `None` when the name is not one or the
+    /// character after it (which html5ever reads, and gives back, before it decides) is not
+    /// there yet.
+    fn named_with_semicolon(&mut self) -> Option<CharRef> {
+        /// Longer than the longest entity name.
+        const MAX: usize = 40;
+        let bytes = self.available();
+        let len = bytes
+            .iter()
+            .take(MAX)
+            .position(|b| !b.is_ascii_alphanumeric())?;
+        if bytes[len] != b';' || len + 1 >= bytes.len() {
+            return None;
+        }
+        let name = &self.available_str()[..=len];
+        let &(c1, c2) = NAMED_ENTITIES.get(name)?;
+        let first = char::from_u32(c1).filter(|_| c1 != 0)?;
+        // html5ever reads the next character too and gives it back: it is read again on its
+        // own (text is cut before it).
+        let next = self.available_str()[len + 1..].chars().next()?;
+        self.advance(len + 1 + next.len_utf8());
+        self.push_front(next.encode_utf8(&mut [0; 4]));
+        self.ignore_lf = false;
+        Some(match char::from_u32(c2) {
+            Some(second) if c2 != 0 => CharRef {
+                chars: [first, second],
+                num_chars: 2,
+            },
+            _ => CharRef::one(first),
+        })
     }
 
     /// The reference `cr` at the end of the input.

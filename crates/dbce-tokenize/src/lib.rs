@@ -40,6 +40,7 @@
 //! leading U+FEFF dropped), quirks included; the module documentation of `tokenizer.rs` lists
 //! them, and `parity` (feature `parity`) compares the two tokenizers on any input.
 
+mod atoms;
 mod char_ref;
 #[cfg(any(test, feature = "parity"))]
 pub mod parity;

@@ -24,6 +24,7 @@ use html5ever::tokenizer::states::{
 use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::{Attribute, LocalName, QualName, ns};
 
+use crate::atoms::AtomCache;
 use crate::char_ref::{CharRef, CharRefState, Status};
 use crate::span::SpanBuf;
 
@@ -71,7 +72,7 @@ impl StopSet {
     }
 
     fn contains(self, b: u8) -> bool {
-        in_mask(self.mask, b)
+        b < 128 && (self.mask >> b) & 1 == 1
     }
 }
 
@@ -84,20 +85,40 @@ const ATTR_SINGLE: StopSet = StopSet::new(b"'&", Find::Two(b'\'', b'&'));
 const ATTR_UNQUOTED: StopSet = StopSet::new(b"\t\n\x0C &>", Find::Table);
 
 /// Bytes that end a tag name: whitespace, `/`, `>`, NUL and `\r`.
-const TAG_NAME_END: u128 = mask_of(b"\t\n\x0C />");
+const TAG_NAME_END: u8 = 1;
 /// Bytes that end or are an error in an attribute name.
-const ATTR_NAME_END: u128 = mask_of(b"\t\n\x0C />=\"'<");
+const ATTR_NAME_END: u8 = 2;
 /// Bytes that end a run of comment text.
-const COMMENT_END: u128 = mask_of(b"<-");
+const COMMENT_END: u8 = 4;
 /// Bytes that end a run of bogus comment text.
-const BOGUS_COMMENT_END: u128 = mask_of(b">");
+const BOGUS_COMMENT_END: u8 = 8;
 /// Bytes that end a run of CDATA.
-const CDATA_END: u128 = mask_of(b"]");
+const CDATA_END: u8 = 16;
 
-/// Whether `b` is in `mask` (a set of ASCII bytes).
-fn in_mask(mask: u128, b: u8) -> bool {
-    b < 128 && (mask >> b) & 1 == 1
-}
+/// For each byte, the runs it ends (`TAG_NAME_END`…).
+static ENDS: [u8; 256] = {
+    let mut table = [0; 256];
+    let sets: [(u8, &[u8]); 5] = [
+        (TAG_NAME_END, b"\t\n\x0C />"),
+        (ATTR_NAME_END, b"\t\n\x0C />=\"'<"),
+        (COMMENT_END, b"<-"),
+        (BOGUS_COMMENT_END, b">"),
+        (CDATA_END, b"]"),
+    ];
+    let mut i = 0;
+    while i < sets.len() {
+        let (flag, bytes) = sets[i];
+        table[b'\r' as usize] |= flag;
+        table[0] |= flag;
+        let mut j = 0;
+        while j < bytes.len() {
+            table[bytes[j] as usize] |= flag;
+            j += 1;
+        }
+        i += 1;
+    }
+    table
+};
 
 /// What `pop_except_from` took from the queue.
 enum Popped {
@@ -182,6 +203,7 @@ pub struct Tokenizer<Sink> {
     doctype: Doctype,
     /// For "appropriate end tag".
     last_start_tag_name: Option<LocalName>,
+    atoms: AtomCache,
     /// The specification's temporary buffer; also holds the look-ahead cut by a chunk's end.
     temp_buf: String,
 }
@@ -217,6 +239,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             comment: SpanBuf::default(),
             doctype: Doctype::default(),
             last_start_tag_name: None,
+            atoms: AtomCache::default(),
             temp_buf: String::new(),
         };
         tokenizer.cr_at = tokenizer.find_from(b'\r', 0);
@@ -285,6 +308,12 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         if s.is_empty() {
             return;
         }
+        if !self.has_front() {
+            self.front.clear();
+            self.front.push_str(s);
+            self.front_pos = 0;
+            return;
+        }
         let mut front = String::with_capacity(s.len() + self.front.len() - self.front_pos);
         front.push_str(s);
         front.push_str(&self.front[self.front_pos..]);
@@ -301,6 +330,14 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
             return self.input[self.pos..].chars().next();
         }
         None
+    }
+
+    /// The next byte of the queue.
+    fn next_byte(&self) -> Option<u8> {
+        if self.has_front() {
+            return Some(self.front.as_bytes()[self.front_pos]);
+        }
+        self.input.as_bytes()[..self.avail].get(self.pos).copied()
     }
 
     /// Takes the next character of the queue, without newline normalisation.
@@ -394,7 +431,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         if self.reconsume || self.ignore_lf {
             return self.get_char().map(Popped::Char);
         }
-        if newline_alone && self.peek_raw() == Some('\n') {
+        if newline_alone && self.next_byte() == Some(b'\n') {
             self.next_raw();
             self.current_char = '\n';
             return Some(Popped::Char('\n'));
@@ -587,7 +624,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     fn emit_tag(&mut self) -> bool {
         self.state = State::Data;
         self.finish_attribute();
-        let name = LocalName::from(&*self.tag_name);
+        let name = self.atoms.get(&self.tag_name);
         self.tag_name.clear();
         match self.tag_kind {
             TagKind::StartTag => self.last_start_tag_name = Some(name.clone()),
@@ -647,7 +684,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         if self.attr_name.is_empty() {
             return;
         }
-        let name = LocalName::from(&*self.attr_name);
+        let name = self.atoms.get(&self.attr_name);
         self.attr_name.clear();
         if self.tag_attrs.iter().any(|a| a.name.local == name) {
             self.emit_error(Cow::Borrowed("Duplicate attribute"));
@@ -745,21 +782,8 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     /// Steps until the input fed so far is used up.
     fn run(&mut self) {
         loop {
-            let progress = match self.char_ref.take() {
-                Some(mut cr) => match self.char_ref_step(&mut cr) {
-                    Status::Done(char_ref) => {
-                        self.process_char_ref(char_ref);
-                        true
-                    }
-                    Status::Stuck => {
-                        self.char_ref = Some(cr);
-                        false
-                    }
-                    Status::Progress => {
-                        self.char_ref = Some(cr);
-                        true
-                    }
-                },
+            let progress = match self.char_ref {
+                Some(cr) => self.run_char_ref(cr),
                 None => self.step(),
             };
             if !progress {
@@ -773,10 +797,58 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         self.flush_text();
     }
 
+    /// Steps the character reference `cr` until it is done (`true`) or needs more input.
+    fn run_char_ref(&mut self, mut cr: CharRefState) -> bool {
+        loop {
+            match self.char_ref_step(&mut cr) {
+                Status::Done(char_ref) => {
+                    self.char_ref = None;
+                    self.process_char_ref(char_ref);
+                    return true;
+                }
+                Status::Stuck => {
+                    self.char_ref = Some(cr);
+                    return false;
+                }
+                Status::Progress => {}
+            }
+        }
+    }
+
     /// Runs the current state until it switches (`true`) or the input runs out (`false`).
+    #[inline(always)]
     fn step(&mut self) -> bool {
         match self.state {
             State::Data => loop {
+                if self.on_fast_path() && self.pos < self.avail {
+                    // html5ever's SIMD data state, on the input.
+                    match self.input.as_bytes()[self.pos] {
+                        b'\n' => {
+                            self.pos += 1;
+                            self.current_char = '\n';
+                            self.emit_char('\n');
+                            continue;
+                        }
+                        b'<' => {
+                            self.pos += 1;
+                            self.current_char = '<';
+                            return self.to(State::TagOpen);
+                        }
+                        b'&' => {
+                            self.pos += 1;
+                            self.current_char = '&';
+                            self.start_char_ref();
+                            return true;
+                        }
+                        b'\r' | b'\0' => {}
+                        _ => {
+                            let (a, b) = (self.pos, self.scan(DATA));
+                            self.pos = b;
+                            self.emit_run(a, b);
+                            continue;
+                        }
+                    }
+                }
                 match self.pop_except_from(DATA, true) {
                     None => return false,
                     Some(Popped::Char('&')) => {
@@ -1673,28 +1745,44 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
+    /// The input fed and not read yet (what follows anything given back).
+    pub(crate) fn available(&self) -> &[u8] {
+        &self.input.as_bytes()[self.pos..self.avail]
+    }
+
+    /// [`Self::available`] as text.
+    pub(crate) fn available_str(&self) -> &str {
+        &self.input[self.pos..self.avail]
+    }
+
+    /// Reads `n` bytes of the input, which must end on a character boundary.
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos += n;
+    }
+
     /// Whether the next bytes can be read as a run straight from the input: no character to
     /// reconsume, no `\n` to drop, nothing given back.
-    fn on_fast_path(&self) -> bool {
+    pub(crate) fn on_fast_path(&self) -> bool {
         !self.reconsume && !self.ignore_lf && !self.has_front()
     }
 
-    /// The input bytes from `pos` up to the first byte in `mask` (or the end of what was fed).
-    fn run_end(&self, mask: u128) -> usize {
+    /// The input bytes from `pos` up to the first byte that ends `run` (one of `TAG_NAME_END`…),
+    /// or the end of what was fed.
+    fn run_end(&self, run: u8) -> usize {
         let bytes = &self.input.as_bytes()[self.pos..self.avail];
         bytes
             .iter()
-            .position(|&b| in_mask(mask, b))
+            .position(|&b| ENDS[usize::from(b)] & run != 0)
             .map_or(self.avail, |i| self.pos + i)
     }
 
     /// In the tag name and attribute name states: appends the run of characters that need no
     /// decision, ASCII letters lowered, as the states would one by one.
-    fn take_name_run(&mut self, end_mask: u128, buf: NameBuf) {
+    fn take_name_run(&mut self, run: u8, buf: NameBuf) {
         if !self.on_fast_path() {
             return;
         }
-        let end = self.run_end(end_mask);
+        let end = self.run_end(run);
         if end == self.pos {
             return;
         }
@@ -1711,11 +1799,11 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
     /// In the comment and bogus comment states: appends the run of characters the state
     /// appends one by one.
-    fn take_comment_run(&mut self, end_mask: u128) {
+    fn take_comment_run(&mut self, run: u8) {
         if !self.on_fast_path() {
             return;
         }
-        let end = self.run_end(end_mask);
+        let end = self.run_end(run);
         if end > self.pos {
             self.comment.push_span(&self.input, self.pos, end);
             self.pos = end;
