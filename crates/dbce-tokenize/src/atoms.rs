@@ -5,14 +5,24 @@ use html5ever::LocalName;
 /// Slots of the cache; a power of two.
 const SLOTS: usize = 256;
 
-/// A name of up to 16 bytes packed, and its length.
-type Key = (u128, usize);
+/// A name of up to 16 bytes packed in two words, and its length.
+type Key = (u64, u64, usize);
 
-/// `name` as a [`Key`], if it is short enough.
+/// `name` as a [`Key`], if it is short enough (byte by byte: names are short, and a copy
+/// into a buffer read back as words stalls).
 fn packed(name: &[u8]) -> Option<Key> {
-    let mut bytes = [0; 16];
-    bytes.get_mut(..name.len())?.copy_from_slice(name);
-    Some((u128::from_le_bytes(bytes), name.len()))
+    if name.len() > 16 {
+        return None;
+    }
+    let (mut lo, mut hi) = (0_u64, 0_u64);
+    for (i, &b) in name.iter().enumerate() {
+        if i < 8 {
+            lo |= u64::from(b) << (8 * i);
+        } else {
+            hi |= u64::from(b) << (8 * (i - 8));
+        }
+    }
+    Some((lo, hi, name.len()))
 }
 
 /// A direct-mapped cache of `LocalName`s of up to 16 bytes by their text. Making an atom
@@ -36,7 +46,7 @@ impl AtomCache {
         let Some(key) = packed(name.as_bytes()) else {
             return LocalName::from(name);
         };
-        let folded = (key.0 ^ (key.0 >> 64)) as u64 ^ key.1 as u64;
+        let folded = key.0 ^ key.1.rotate_left(29) ^ key.2 as u64;
         let hash = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros());
         let slot = &mut self.slots[hash as usize];
         match slot {

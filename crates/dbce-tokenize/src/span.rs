@@ -22,11 +22,13 @@ fn to_u32(n: usize) -> u32 {
 }
 
 impl SpanBuf {
+    #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.start == self.end && self.owned.is_empty()
     }
 
     /// Appends `input[a..b]`.
+    #[inline]
     pub(crate) fn push_span(&mut self, input: &str, a: usize, b: usize) {
         if self.owned.is_empty() {
             if self.start == self.end {

@@ -299,6 +299,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         memchr::memchr(b, &bytes[from..]).map_or(bytes.len(), |i| from + i)
     }
 
+    #[inline]
     fn has_front(&self) -> bool {
         self.front_pos < self.front.len()
     }
@@ -333,6 +334,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     }
 
     /// The next byte of the queue.
+    #[inline]
     fn next_byte(&self) -> Option<u8> {
         if self.has_front() {
             return Some(self.front.as_bytes()[self.front_pos]);
@@ -528,6 +530,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         let _ = self.process(token);
     }
 
+    #[inline]
     fn flush_text(&mut self) {
         if !self.text.is_empty() {
             let text = self.text.take(&self.input);
@@ -551,6 +554,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     /// switches the tokenizer to only as it enters its "text" insertion mode, where it appends
     /// them to one text however they are cut. Elsewhere they are cut where html5ever cuts them,
     /// as the tree builder may count one parse error per token (text in a table, say).
+    #[inline]
     fn merges_text(&self) -> bool {
         matches!(
             self.state,
@@ -567,6 +571,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     }
 
     /// After text was added: sent as a token of its own where html5ever sends one.
+    #[inline]
     fn text_added(&mut self) {
         if !self.merges_text() {
             self.flush_text();
@@ -584,6 +589,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     }
 
     /// Input bytes `a..b` as text.
+    #[inline]
     fn emit_run(&mut self, a: usize, b: usize) {
         self.text.push_span(&self.input, a, b);
         self.text_added();
@@ -772,6 +778,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         true
     }
 
+    #[inline]
     fn to(&mut self, state: State) -> bool {
         self.state = state;
         true
@@ -829,11 +836,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                             self.emit_char('\n');
                             continue;
                         }
-                        b'<' => {
-                            self.pos += 1;
-                            self.current_char = '<';
-                            return self.to(State::TagOpen);
-                        }
+                        b'<' => return self.tag_open(),
                         b'&' => {
                             self.pos += 1;
                             self.current_char = '&';
@@ -1745,6 +1748,173 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
         }
     }
 
+    /// `<` in the data state, on the fast path: a start or end tag whose name starts right
+    /// after it goes to [`Self::tag_fast`], anything else to the tag open state.
+    fn tag_open(&mut self) -> bool {
+        let bytes = &self.input.as_bytes()[self.pos..self.avail];
+        let (kind, first, len) = match bytes {
+            [_, b, ..] if b.is_ascii_alphabetic() => (TagKind::StartTag, *b, 2),
+            [_, b'/', b, ..] if b.is_ascii_alphabetic() => (TagKind::EndTag, *b, 3),
+            _ => {
+                self.pos += 1;
+                self.current_char = '<';
+                return self.to(State::TagOpen);
+            }
+        };
+        self.pos += len;
+        self.create_tag(kind, char::from(first.to_ascii_lowercase()));
+        self.tag_fast()
+    }
+
+    /// The next input byte, if fed.
+    #[inline]
+    fn byte(&self) -> Option<u8> {
+        self.input.as_bytes()[..self.avail].get(self.pos).copied()
+    }
+
+    /// Skips whitespace where the tag states ignore it, `\r` (and a `\n` after it) included
+    /// when the byte after it is there; gives the byte after it, if fed.
+    fn skip_space(&mut self) -> Option<u8> {
+        loop {
+            match self.byte()? {
+                b'\t' | b'\n' | b'\x0C' | b' ' => self.pos += 1,
+                b'\r' => match self.input.as_bytes()[..self.avail].get(self.pos + 1)? {
+                    b'\n' => self.pos += 2,
+                    _ => self.pos += 1,
+                },
+                b => return Some(b),
+            }
+        }
+    }
+
+    /// Leaves the tag fast path: the state machine goes on in `state` from `pos`.
+    #[inline]
+    fn bail(&mut self, state: State) -> bool {
+        self.to(state)
+    }
+
+    /// The tag name, attribute and self-closing states straight through, from the tag name
+    /// state, on the fast path: what the states do on the bytes they meet, without going back
+    /// to the state machine between them. Anything else (a parse error, NUL, a character
+    /// reference, `\r` where it matters, the end of what was fed) leaves the tag to the state
+    /// machine in the state the tag got to.
+    fn tag_fast(&mut self) -> bool {
+        self.take_name_run(TAG_NAME_END, NameBuf::Tag);
+        match self.byte() {
+            Some(b'\t' | b'\n' | b'\x0C' | b' ') => self.pos += 1,
+            Some(b'/') => return self.self_closing_fast(),
+            Some(b'>') => {
+                self.pos += 1;
+                return self.emit_tag();
+            }
+            _ => return self.bail(State::TagName),
+        }
+        'attribute: loop {
+            // Before attribute name.
+            match self.skip_space() {
+                Some(b'/') => return self.self_closing_fast(),
+                Some(b'>') => {
+                    self.pos += 1;
+                    return self.emit_tag();
+                }
+                Some(b) if b.is_ascii() && !matches!(b, b'\0' | b'"' | b'\'' | b'<' | b'=') => {
+                    self.pos += 1;
+                    self.create_attribute(char::from(b.to_ascii_lowercase()));
+                }
+                _ => return self.bail(State::BeforeAttributeName),
+            }
+            // Attribute name, and after attribute name.
+            loop {
+                self.take_name_run(ATTR_NAME_END, NameBuf::Attr);
+                match self.byte() {
+                    Some(b'\t' | b'\n' | b'\x0C' | b' ') => self.pos += 1,
+                    Some(b'/') => return self.self_closing_fast(),
+                    Some(b'>') => {
+                        self.pos += 1;
+                        return self.emit_tag();
+                    }
+                    Some(b'=') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return self.bail(State::AttributeName),
+                }
+                match self.skip_space() {
+                    Some(b'/') => return self.self_closing_fast(),
+                    Some(b'=') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    Some(b'>') => {
+                        self.pos += 1;
+                        return self.emit_tag();
+                    }
+                    Some(b) if b.is_ascii() && !matches!(b, b'\0' | b'"' | b'\'' | b'<') => {
+                        self.pos += 1;
+                        self.create_attribute(char::from(b.to_ascii_lowercase()));
+                    }
+                    _ => return self.bail(State::AfterAttributeName),
+                }
+            }
+            // Before attribute value: html5ever peeks and drops whitespace, `\r` raw.
+            while let Some(b'\t' | b'\n' | b'\r' | b'\x0C' | b' ') = self.byte() {
+                self.pos += 1;
+            }
+            let (kind, set) = match self.byte() {
+                Some(b'"') => (DoubleQuoted, ATTR_DOUBLE),
+                Some(b'\'') => (SingleQuoted, ATTR_SINGLE),
+                Some(b) if b != b'>' => (Unquoted, ATTR_UNQUOTED),
+                _ => return self.bail(State::BeforeAttributeValue),
+            };
+            if kind != Unquoted {
+                self.pos += 1;
+            }
+            let end = self.scan(set);
+            self.attr_value.push_span(&self.input, self.pos, end);
+            self.pos = end;
+            let stop = self.byte();
+            if kind == Unquoted {
+                match stop {
+                    Some(b'\t' | b'\n' | b'\x0C' | b' ') => {
+                        self.pos += 1;
+                        continue 'attribute;
+                    }
+                    Some(b'>') => {
+                        self.pos += 1;
+                        return self.emit_tag();
+                    }
+                    _ => return self.bail(State::AttributeValue(Unquoted)),
+                }
+            }
+            let quote = if kind == DoubleQuoted { b'"' } else { b'\'' };
+            if stop != Some(quote) {
+                return self.bail(State::AttributeValue(kind));
+            }
+            self.pos += 1;
+            // After attribute value (quoted).
+            match self.byte() {
+                Some(b'\t' | b'\n' | b'\x0C' | b' ') => self.pos += 1,
+                Some(b'/') => return self.self_closing_fast(),
+                Some(b'>') => {
+                    self.pos += 1;
+                    return self.emit_tag();
+                }
+                _ => return self.bail(State::AfterAttributeValueQuoted),
+            }
+        }
+    }
+
+    /// `/` in a tag: `/>` closes it, anything else is the self-closing start tag state's.
+    fn self_closing_fast(&mut self) -> bool {
+        self.pos += 1;
+        if self.byte() == Some(b'>') {
+            self.pos += 1;
+            self.tag_self_closing = true;
+            return self.emit_tag();
+        }
+        self.bail(State::SelfClosingStartTag)
+    }
+
     /// The input fed and not read yet (what follows anything given back).
     pub(crate) fn available(&self) -> &[u8] {
         &self.input.as_bytes()[self.pos..self.avail]
@@ -1762,6 +1932,7 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
 
     /// Whether the next bytes can be read as a run straight from the input: no character to
     /// reconsume, no `\n` to drop, nothing given back.
+    #[inline]
     pub(crate) fn on_fast_path(&self) -> bool {
         !self.reconsume && !self.ignore_lf && !self.has_front()
     }
