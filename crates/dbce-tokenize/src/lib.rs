@@ -37,8 +37,8 @@
 //! ```
 //!
 //! The token stream is html5ever 0.40's with its default options (`exact_errors` off, a
-//! leading U+FEFF dropped), quirks included; the module documentation of `tokenizer.rs` lists
-//! them, and `parity` (feature `parity`) compares the two tokenizers on any input.
+//! leading U+FEFF dropped), quirks included; [`Tokenizer`] lists them, and `parity` (feature
+//! `parity`) compares the two tokenizers on any input.
 
 mod atoms;
 mod char_ref;

@@ -160,12 +160,24 @@ macro_rules! eat {
 ///
 /// The input is fed in steps, [`Tokenizer::feed_to`] making its first bytes available, as
 /// html5ever is fed chunks: between steps the caller may look at the sink and stop early,
-/// then [`Tokenizer::end`] ends the input where feeding stopped.
+/// then [`Tokenizer::end`] ends the input where feeding stopped. Fed in the same chunks,
+/// both tokenizers give the same tokens, where html5ever departs from the specification too:
 ///
-/// Character tokens are cut where html5ever cuts them, except in raw text (`<script>`,
-/// `<style>`, `<title>`…), where html5ever sends each newline on its own and this tokenizer
-/// whole runs: the tree builder appends them to the same text. Line numbers are not counted:
-/// every token comes with line 1.
+/// - parse errors are those html5ever reports without `exact_errors` (none for `"`, `'`, `<`,
+///   `=` or `` ` `` in an unquoted attribute value, for example), with other messages;
+/// - a U+FEFF is dropped where a chunk starts, not only where the input does, and where the
+///   input goes on after a tag the sink answered with `Script` or `EncodingIndicator` (where
+///   html5ever's `feed` returns and is called again); the tokenizer does not stop there;
+/// - CDATA text is held back until `]]>` (or a NUL, emitted as a `NullCharacterToken` after it);
+/// - character tokens are cut where html5ever cuts them (a newline that starts a run of text
+///   is a token of its own, each character of a reference is one, text given back by a
+///   reference that did not match starts a new one…), as the tree builder counts some parse
+///   errors per token, except in raw text (`<script>`, `<style>`, `<title>`…), where
+///   html5ever also sends each newline on its own and this tokenizer whole runs: the tree
+///   builder, in its "text" mode there, appends them to one text.
+///
+/// Line numbers are not counted: every token comes with line 1 (html5ever's tree builder only
+/// passes them on to `TreeSink::set_current_line`).
 pub struct Tokenizer<Sink> {
     sink: Sink,
     input: StrTendril,
@@ -255,11 +267,6 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
     /// The sink, once the tokenizer is done with it.
     pub fn into_sink(self) -> Sink {
         self.sink
-    }
-
-    /// Bytes of the input fed so far.
-    pub fn fed(&self) -> usize {
-        self.avail
     }
 
     /// Makes the input's first `end` bytes available (rounded down to a character boundary)
