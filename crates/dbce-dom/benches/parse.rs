@@ -1,5 +1,6 @@
 //! Parse + sanitise + template tokens, in pages/s and MB/s, against html5ever's tokenizer alone
-//! (a lower bound for any html5ever-based parse) on the same input in the same run.
+//! and the tokenizer `Document::parse` uses (`dbce_tokenize`) alone, on the same input in the
+//! same run.
 //!
 //! The input is a generated news-like page (no external data needed) and, when
 //! `DBCE_BENCH_HTML` names one or more directories (separated like `PATH`), every `*.html` file
@@ -125,6 +126,18 @@ fn tokenize_only(pages: &[String]) -> usize {
     tags
 }
 
+fn tokenize_only_dbce(pages: &[String]) -> usize {
+    let mut tags = 0;
+    for page in pages {
+        let sink = CountTags(std::cell::Cell::new(0));
+        let mut tokenizer = dbce_tokenize::Tokenizer::new(sink, StrTendril::from_slice(page));
+        tokenizer.feed_to(page.len());
+        tokenizer.end();
+        tags += tokenizer.sink().0.get();
+    }
+    tags
+}
+
 fn run_group(c: &mut Criterion, name: &str, pages: &[String]) {
     let config = SanitizeConfig::default();
     let bytes: usize = pages.iter().map(String::len).sum();
@@ -145,6 +158,9 @@ fn run_group(c: &mut Criterion, name: &str, pages: &[String]) {
         });
         group.bench_function("html5ever tokenizer only", |b| {
             b.iter(|| tokenize_only(black_box(pages)));
+        });
+        group.bench_function("dbce-tokenize tokenizer only", |b| {
+            b.iter(|| tokenize_only_dbce(black_box(pages)));
         });
         group.finish();
     }

@@ -1,8 +1,9 @@
 //! HTML text to a sanitised DOM arena, with the layer view, template tokens and text runs of
 //! Diff-Based Content Extraction (Leśniak 2017, thesis §2.2).
 //!
-//! [`Document::parse`] runs the HTML5 parsing algorithm (html5ever) on decoded text straight into
-//! a flat arena of [`NodeId`]-indexed nodes in document order, dropping scripts, styles,
+//! [`Document::parse`] runs the HTML5 parsing algorithm (html5ever's tree builder, fed by the
+//! byte-oriented tokenizer of `dbce_tokenize`) on decoded text straight into a flat arena of
+//! [`NodeId`]-indexed nodes in document order, dropping scripts, styles,
 //! comments, iframes and the other elements listed under [`DropReason`] on the way; limits come
 //! from [`SanitizeConfig`] and what was dropped is counted in the document's [`ParseReport`].
 //! Nodes are read through [`NodeRef`].
@@ -47,6 +48,8 @@ mod encode;
 mod error;
 mod layers;
 mod node;
+#[cfg(test)]
+mod parity;
 mod parse;
 mod raw;
 mod report;

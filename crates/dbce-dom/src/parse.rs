@@ -1,14 +1,17 @@
-//! [`Document::parse`]: limits, the html5ever run in chunks, then sanitising.
+//! [`Document::parse`]: limits, the html5ever tree builder fed by `dbce_tokenize` in chunks,
+//! then sanitising.
 
-use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::{ParseOpts, parse_document};
+use dbce_tokenize::Tokenizer;
+use html5ever::interface::TreeSink;
+use html5ever::tendril::StrTendril;
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::compact::compact;
 use crate::document::Document;
+use crate::raw::RawTree;
 use crate::report::{ParseReport, Truncation};
-use crate::sink::Sink;
+use crate::sink::{Handle, Sink, SinkCounts};
 use crate::{DomError, DropReason, SanitizeConfig};
 
 /// Calls of [`Document::parse`] in this process, for [`parse_count`].
@@ -25,9 +28,11 @@ pub fn parse_count() -> u64 {
 const CHUNK_BYTES: usize = 16 * 1024;
 
 impl Document {
-    /// Parses decoded HTML text with the HTML5 algorithm (html5ever) and sanitises it as thesis
-    /// §2.2 does: scripts, styles, comments, iframes and `<noscript>` are dropped with their
-    /// content, and a few more elements are (see [`crate::DropReason`]).
+    /// Parses decoded HTML text with the HTML5 algorithm (html5ever's tree builder, fed by the
+    /// byte-oriented tokenizer of `dbce_tokenize`, which gives it html5ever's own tokens) and
+    /// sanitises it as thesis
+    /// §2.2 does: scripts, styles, comments, iframes and `<noscript>` are dropped
+    /// with their content, and a few more elements are (see [`crate::DropReason`]).
     ///
     /// A page whose body shows no words once `<noscript>` is dropped, but had some `<noscript>`,
     /// is parsed again as a browser without scripting shows it, `<noscript>` content kept: some
@@ -46,11 +51,49 @@ impl Document {
     /// [`SanitizeConfig::max_nodes`].
     pub fn parse(html: &str, config: &SanitizeConfig) -> Result<Document, DomError> {
         PARSES.fetch_add(1, Ordering::Relaxed);
-        let doc = parse_with(html, config, false)?;
-        if doc.report().dropped(DropReason::Noscript) > 0 && !doc.shows_words() {
-            return parse_with(html, config, true);
-        }
-        Ok(doc)
+        parse_document::<Tokenizer<TreeBuilder<Handle, Sink>>>(html, config)
+    }
+}
+
+/// [`Document::parse`] with the tokenizer `P`.
+pub(crate) fn parse_document<P: Driver>(
+    html: &str,
+    config: &SanitizeConfig,
+) -> Result<Document, DomError> {
+    let doc = parse_with::<P>(html, config, false)?;
+    if doc.report().dropped(DropReason::Noscript) > 0 && !doc.shows_words() {
+        return parse_with::<P>(html, config, true);
+    }
+    Ok(doc)
+}
+
+/// A tokenizer feeding html5ever's tree builder over [`Sink`], fed the input in chunks.
+pub(crate) trait Driver {
+    /// A parser of `input` into `sink`.
+    fn new(sink: Sink, opts: TreeBuilderOpts, input: &str) -> Self;
+    /// Makes `input[from..to]` available after what was fed before, and parses it.
+    fn feed(&mut self, input: &str, from: usize, to: usize);
+    fn sink(&self) -> &Sink;
+    /// Ends the input where feeding stopped.
+    fn finish(self) -> (RawTree, SinkCounts);
+}
+
+impl Driver for Tokenizer<TreeBuilder<Handle, Sink>> {
+    fn new(sink: Sink, opts: TreeBuilderOpts, input: &str) -> Self {
+        Tokenizer::new(TreeBuilder::new(sink, opts), StrTendril::from_slice(input))
+    }
+
+    fn feed(&mut self, _input: &str, _from: usize, to: usize) {
+        self.feed_to(to);
+    }
+
+    fn sink(&self) -> &Sink {
+        &Tokenizer::sink(self).sink
+    }
+
+    fn finish(mut self) -> (RawTree, SinkCounts) {
+        self.end();
+        self.into_sink().sink.finish()
     }
 }
 
@@ -72,7 +115,7 @@ fn cut_to(html: &str, max: u64) -> &str {
 
 /// [`Document::parse`] with scripting on and `<noscript>` dropped, or (`keep_noscript`) with
 /// scripting off and `<noscript>` content kept.
-fn parse_with(
+fn parse_with<P: Driver>(
     html: &str,
     config: &SanitizeConfig,
     keep_noscript: bool,
@@ -85,19 +128,19 @@ fn parse_with(
     // Real ids must stay below the `NONE` marker.
     let max_nodes = config.max_nodes.min(u32::MAX - 1);
     let sink = Sink::new(max_nodes as usize, config.max_block_depth, keep_noscript);
-    let mut parser = parse_document(sink, parse_opts(!keep_noscript));
+    let mut parser = P::new(sink, tree_builder_opts(!keep_noscript), input);
     let mut fed = 0;
     while fed < input.len() {
         let end = input.floor_char_boundary(fed + CHUNK_BYTES).max(fed + 1);
         let end = input.ceil_char_boundary(end);
-        parser.process(StrTendril::from_slice(&input[fed..end]));
+        parser.feed(input, fed, end);
         fed = end;
-        if parser.tokenizer.sink.sink.limit_hit() {
+        if parser.sink().limit_hit() {
             break;
         }
     }
     let at_byte = fed as u64;
-    let counts = parser.tokenizer.sink.sink.counts();
+    let counts = parser.sink().counts();
     if counts.overflowed {
         return Err(DomError::TooManyNodes {
             max: max_nodes,
@@ -130,14 +173,11 @@ fn parse_with(
 /// then one text node, dropped with the element, and cannot spill into the page (with scripting
 /// off, `<noscript><img></noscript>` in the head closes the head and moves the image into the
 /// body). It is off only for the second parse of a page that shows nothing without it.
-fn parse_opts(scripting: bool) -> ParseOpts {
-    ParseOpts {
-        tree_builder: TreeBuilderOpts {
-            scripting_enabled: scripting,
-            drop_doctype: true,
-            ..TreeBuilderOpts::default()
-        },
-        ..ParseOpts::default()
+fn tree_builder_opts(scripting: bool) -> TreeBuilderOpts {
+    TreeBuilderOpts {
+        scripting_enabled: scripting,
+        drop_doctype: true,
+        ..TreeBuilderOpts::default()
     }
 }
 
