@@ -41,7 +41,6 @@
 //! `parity`) compares the two tokenizers on any input.
 
 mod atoms;
-mod char_ref;
 #[cfg(any(test, feature = "parity"))]
 pub mod parity;
 mod span;

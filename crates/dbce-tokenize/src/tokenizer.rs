@@ -14,6 +14,8 @@
 //! reference that did not match (and the look-ahead of `<!--`, `<!DOCTYPE`, `PUBLIC`,
 //! `SYSTEM` and `<![CDATA[` cut by the end of a chunk) are read again before the input.
 
+mod char_ref;
+
 use std::borrow::Cow;
 use std::mem;
 
@@ -25,8 +27,8 @@ use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkRes
 use html5ever::{Attribute, LocalName, QualName, ns};
 
 use crate::atoms::AtomCache;
-use crate::char_ref::{CharRef, CharRefState, Status};
 use crate::span::SpanBuf;
+use char_ref::{CharRef, CharRefState, Status};
 
 use AttrValueKind::{DoubleQuoted, SingleQuoted, Unquoted};
 use DoctypeIdKind::{Public, System};

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tokenizer::TokenSink;
 
-use crate::tokenizer::Tokenizer;
+use super::Tokenizer;
 
 /// What a character reference stands for: up to two characters; none means a literal `&`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
