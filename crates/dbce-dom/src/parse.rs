@@ -30,9 +30,9 @@ const CHUNK_BYTES: usize = 16 * 1024;
 impl Document {
     /// Parses decoded HTML text with the HTML5 algorithm (html5ever's tree builder, fed by the
     /// byte-oriented tokenizer of `dbce_tokenize`, which gives it html5ever's own tokens) and
-    /// sanitises it as thesis
-    /// §2.2 does: scripts, styles, comments, iframes and `<noscript>` are dropped
-    /// with their content, and a few more elements are (see [`crate::DropReason`]).
+    /// sanitises it as thesis §2.2 does: scripts, styles, comments, iframes and `<noscript>`
+    /// are dropped with their content, and a few more elements are (see
+    /// [`crate::DropReason`]).
     ///
     /// A page whose body shows no words once `<noscript>` is dropped, but had some `<noscript>`,
     /// is parsed again as a browser without scripting shows it, `<noscript>` content kept: some
