@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dbce_tokenize::parity::{Feed, compare};
+use dbce_tokenize::parity::{Feed, MARKUP_PIECES, compare};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ParseOpts, Parser};
@@ -167,71 +167,9 @@ fn limits_stop_both_parses_at_the_same_byte() {
     }
 }
 
-/// Pieces of markup for random pages.
-const PIECES: &[&str] = &[
-    "<p>",
-    "</p>",
-    "<div class=\"x\">",
-    "</div>",
-    "<a href='y'>",
-    "</a>",
-    "<b>",
-    "</b>",
-    "<table>",
-    "<tr>",
-    "<td>",
-    "</table>",
-    "<pre>",
-    "<textarea>",
-    "</textarea>",
-    "<title>",
-    "</title>",
-    "<script>",
-    "</script>",
-    "<style>",
-    "</style>",
-    "<svg>",
-    "</svg>",
-    "<math>",
-    "<mi>",
-    "<plaintext>",
-    "<noscript>",
-    "</noscript>",
-    "<template>",
-    "</template>",
-    "<select>",
-    "<option>",
-    "<iframe>",
-    "</iframe>",
-    "<![CDATA[",
-    "]]>",
-    "<!--",
-    "-->",
-    "<!DOCTYPE html>",
-    "&amp;",
-    "&notin;",
-    "&not",
-    "&#x80;",
-    "&#",
-    "\r\n",
-    "\r",
-    "\0",
-    "\u{feff}",
-    " ",
-    "\"",
-    "'",
-    "=",
-    "<",
-    ">",
-    "/",
-    "-",
-    "text",
-    "\u{e9}",
-];
-
 fn page() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
-        4 => proptest::sample::select(PIECES).prop_map(str::to_owned),
+        4 => proptest::sample::select(MARKUP_PIECES).prop_map(str::to_owned),
         1 => any::<char>().prop_map(String::from),
     ];
     proptest::collection::vec(piece, 0..64).prop_map(|pieces| pieces.concat())
