@@ -1044,28 +1044,6 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                     }
                 }
             },
-            State::ScriptDataEscapeStart(DoubleEscaped) => loop {
-                match get_char!(self) {
-                    c @ ('\t' | '\n' | '\x0C' | ' ' | '/' | '>') => {
-                        let kind = if self.temp_buf == "script" {
-                            DoubleEscaped
-                        } else {
-                            Escaped
-                        };
-                        self.emit_char(c);
-                        return self.to(State::RawData(ScriptDataEscaped(kind)));
-                    }
-                    c => match lower_ascii_letter(c) {
-                        Some(lower) => {
-                            self.temp_buf.push(lower);
-                            self.emit_char(c);
-                        }
-                        None => {
-                            return self.reconsume_in(State::RawData(ScriptDataEscaped(Escaped)));
-                        }
-                    },
-                }
-            },
             State::RawData(ScriptDataEscaped(kind)) => loop {
                 match self.pop_except_from(SCRIPT_ESCAPED, false) {
                     None => return false,
@@ -1145,29 +1123,38 @@ impl<Sink: TokenSink> Tokenizer<Sink> {
                     }
                 }
             },
-            State::ScriptDataDoubleEscapeEnd => loop {
-                match get_char!(self) {
-                    c @ ('\t' | '\n' | '\x0C' | ' ' | '/' | '>') => {
-                        let kind = if self.temp_buf == "script" {
-                            Escaped
-                        } else {
-                            DoubleEscaped
-                        };
-                        self.emit_char(c);
-                        return self.to(State::RawData(ScriptDataEscaped(kind)));
-                    }
-                    c => match lower_ascii_letter(c) {
-                        Some(lower) => {
-                            self.temp_buf.push(lower);
+            // Double escape start and end: the same steps, the escape kinds swapped.
+            state @ (State::ScriptDataEscapeStart(DoubleEscaped)
+            | State::ScriptDataDoubleEscapeEnd) => {
+                let (current, after_script) = if state == State::ScriptDataDoubleEscapeEnd {
+                    (DoubleEscaped, Escaped)
+                } else {
+                    (Escaped, DoubleEscaped)
+                };
+                loop {
+                    match get_char!(self) {
+                        c @ ('\t' | '\n' | '\x0C' | ' ' | '/' | '>') => {
+                            let kind = if self.temp_buf == "script" {
+                                after_script
+                            } else {
+                                current
+                            };
                             self.emit_char(c);
+                            return self.to(State::RawData(ScriptDataEscaped(kind)));
                         }
-                        None => {
-                            return self
-                                .reconsume_in(State::RawData(ScriptDataEscaped(DoubleEscaped)));
-                        }
-                    },
+                        c => match lower_ascii_letter(c) {
+                            Some(lower) => {
+                                self.temp_buf.push(lower);
+                                self.emit_char(c);
+                            }
+                            None => {
+                                return self
+                                    .reconsume_in(State::RawData(ScriptDataEscaped(current)));
+                            }
+                        },
+                    }
                 }
-            },
+            }
             State::BeforeAttributeName => loop {
                 match get_char!(self) {
                     '\t' | '\n' | '\x0C' | ' ' => {}
