@@ -1,7 +1,8 @@
 //! The built-in block model's decisions on real pages, the model alone (rows and thresholds
 //! made once beforehand), block by block as the route asks them (`reaches` at the threshold
 //! of the page's type and Readability's verdict, which stops at the tree that settles it),
-//! and every block's probability (`predict_proba`, every tree).
+//! every block's probability one by one (`predict_proba`, every tree), and a page's blocks
+//! together (`probabilities`, walking the trees in lockstep, as the route does).
 //!
 //! ```sh
 //! DBCE_BENCH_PAGES=/tmp/wcxb cargo bench -p dbce-classify --bench block_model
@@ -90,6 +91,15 @@ fn decisions(c: &mut Criterion) {
                 for row in rows.chunks_exact(width) {
                     sum += model.predict_proba(black_box(row));
                 }
+            }
+            sum
+        });
+    });
+    group.bench_function("probabilities", |b| {
+        b.iter(|| {
+            let mut sum = 0.0;
+            for (rows, _) in &pages {
+                sum += model.probabilities(black_box(rows)).iter().sum::<f32>();
             }
             sum
         });

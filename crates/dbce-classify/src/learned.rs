@@ -344,6 +344,16 @@ impl BlockClassifier {
         }
     }
 
+    /// [`BlockClassifier::predict_proba`] of every row of `rows` (row-major, [`block_width`]
+    /// values each), bit-identical to asking row by row and faster: the rows walk the trees
+    /// together.
+    pub fn probabilities(&self, rows: &[f32]) -> Vec<f32> {
+        match self {
+            Self::Forest(forest) => forest.predict_proba_batch(rows),
+            Self::Boosted(boosted) => boosted.predict_proba_batch(rows),
+        }
+    }
+
     /// Whether [`BlockClassifier::predict_proba`] of `row` reaches `threshold`, from only the
     /// trees it takes to know.
     pub fn reaches(&self, row: &[f32], threshold: f32) -> bool {
@@ -449,18 +459,16 @@ impl BlockModel {
 
     /// The probability that each row of `rows` ([`block_rows`]) is content.
     pub fn probabilities(&self, rows: &[f32]) -> Vec<f32> {
-        let width = block_width();
-        rows.chunks_exact(width)
-            .map(|row| self.classifier.predict_proba(row))
-            .collect()
+        self.classifier.probabilities(rows)
     }
 
     /// One flag per block of `doc`, a page of type `page_type`: content when the
     /// classifier's probability reaches the threshold of `settings` for a block Readability
     /// keeps or drops, or its share of the page's highest ([`LearnedBlocks::verdicts`]). Every
-    /// block's probability is computed: with the built-in boosted trees that costs what
-    /// deciding at a threshold tree by tree ([`BlockClassifier::reaches`]) does
-    /// (`docs/bench/2026-11-29-block-model`).
+    /// block's probability is computed, the page's blocks walking the trees together
+    /// ([`BlockClassifier::probabilities`]): about half of what deciding each block at its
+    /// threshold tree by tree ([`BlockClassifier::reaches`]) costs
+    /// (`docs/bench/2026-11-29-lockstep`).
     pub fn classify(
         &self,
         doc: &Document,

@@ -301,8 +301,8 @@ impl RandomForest {
     }
 
     /// [`RandomForest::predict_proba`] of every row of a row-major matrix, bit-identical to
-    /// calling it row by row but faster: rows are taken in blocks that visit one tree at a
-    /// time (and blocks run in parallel with the `rayon` feature).
+    /// calling it row by row but faster: rows walk the trees eight at a time in lockstep
+    /// (and blocks of rows run in parallel with the `rayon` feature).
     ///
     /// # Panics
     /// If `features.len()` is not a multiple of [`RandomForest::n_features`].
