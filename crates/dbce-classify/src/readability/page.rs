@@ -1,6 +1,7 @@
 //! What readability-lxml reads off each node, computed once per page: tag, class/id weight,
 //! unlikely-candidate test, parent and subtree end, and the length of each text node.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
@@ -106,7 +107,8 @@ pub(super) enum Tag {
 pub(super) const DIV_RANK: u8 = 2;
 
 impl Tag {
-    fn of(name: &str, node: NodeRef<'_>) -> Tag {
+    /// The tag of an element named `name` whose `type` attribute is `input_type`.
+    fn of(name: &str, input_type: Option<&str>) -> Tag {
         match name {
             "html" => Tag::Html,
             "body" => Tag::Body,
@@ -121,7 +123,7 @@ impl Tag {
             "main" => Tag::Main,
             "img" => Tag::Img,
             "li" => Tag::Li,
-            "input" if node.attr("type") == Some("hidden") => Tag::HiddenInput,
+            "input" if input_type == Some("hidden") => Tag::HiddenInput,
             "input" => Tag::Input,
             "form" | "textarea" => Tag::Form,
             "h1" => Tag::Heading(1),
@@ -336,30 +338,76 @@ fn info(node: NodeRef<'_>, is_body: bool) -> NodeInfo {
         }
         NodeKind::Element => {
             let name = node.name().unwrap_or_default();
-            let class = node.attr("class").unwrap_or_default().to_ascii_lowercase();
+            let attrs = Attrs::of(node);
+            let class = attrs.class.map_or(0, |class| lists_in(&lowercase(class)));
             // readability-lxml gives `<body>` the id `readabilityBody` before scoring.
             let id_attr = if is_body {
-                "readabilitybody".to_owned()
+                lists_in("readabilitybody")
             } else {
-                node.attr("id").unwrap_or_default().to_ascii_lowercase()
+                attrs.id.map_or(0, |id| lists_in(&lowercase(id)))
             };
-            info.tag = Tag::of(name, node);
-            info.class_weight = class_weight(&class) + class_weight(&id_attr);
+            info.tag = Tag::of(name, attrs.input_type);
+            info.class_weight = weight_of(class) + weight_of(id_attr);
             info.tag_weight = tag_weight(name);
             info.blockish = BLOCKISH.iter().any(|b| name.starts_with(b));
             info.inline = INLINE.contains(&name);
-            info.hidden = node.attr("hidden").is_some() || node.attr("style").is_some_and(hides);
-            info.article_body = node
-                .attr("itemprop")
+            info.hidden = attrs.hidden || attrs.style.is_some_and(hides);
+            info.article_body = attrs
+                .itemprop
                 .is_some_and(|v| v.split_whitespace().any(|t| t == "articleBody"));
             info.has_h2 = name == "h2";
             info.in_aside_nav = matches!(name, "aside" | "nav");
             info.in_form_aside_nav = info.in_aside_nav || name == "form";
+            // readability-lxml tests `"{class} {id}"`; no word has a space, so none spans the
+            // two and the joined value has the words of either.
             info.unlikely =
-                !matches!(info.tag, Tag::Html | Tag::Body) && is_unlikely(&class, &id_attr);
+                !matches!(info.tag, Tag::Html | Tag::Body) && is_unlikely(class | id_attr);
         }
     }
     info
+}
+
+/// The attributes [`info`] reads, from one pass over an element's attributes (the first of
+/// each name, as [`NodeRef::attr`] finds it).
+#[derive(Default)]
+struct Attrs<'a> {
+    class: Option<&'a str>,
+    id: Option<&'a str>,
+    hidden: bool,
+    style: Option<&'a str>,
+    itemprop: Option<&'a str>,
+    input_type: Option<&'a str>,
+}
+
+impl<'a> Attrs<'a> {
+    fn of(node: NodeRef<'a>) -> Self {
+        let mut attrs = Attrs::default();
+        for (name, value) in node.attrs() {
+            let slot = match name {
+                "class" => &mut attrs.class,
+                "id" => &mut attrs.id,
+                "style" => &mut attrs.style,
+                "itemprop" => &mut attrs.itemprop,
+                "type" => &mut attrs.input_type,
+                "hidden" => {
+                    attrs.hidden = true;
+                    continue;
+                }
+                _ => continue,
+            };
+            slot.get_or_insert(value);
+        }
+        attrs
+    }
+}
+
+/// `value` in ASCII lowercase, copied only when it has an uppercase letter.
+fn lowercase(value: &str) -> Cow<'_, str> {
+    if value.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(value.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(value)
+    }
 }
 
 /// A `style` that hides the element (`displayNoneRe`).
@@ -375,7 +423,7 @@ fn hides(style: &str) -> bool {
     })
 }
 
-/// One of the word lists, searched for all its words in one pass over a string.
+/// One of the word lists; its bit in [`lists_in`]'s answer is `1 << list`.
 #[derive(Clone, Copy)]
 enum WordList {
     Unlikely,
@@ -384,29 +432,67 @@ enum WordList {
     Negative,
 }
 
-/// Whether `text` contains any word of `list` (as `words.iter().any(|w| text.contains(w))`,
-/// in one pass: every element's class and id is tested against these lists).
-fn contains_any(text: &str, list: WordList) -> bool {
-    static AUTOMATA: OnceLock<[AhoCorasick; 4]> = OnceLock::new();
-    let automata = AUTOMATA.get_or_init(|| {
-        #[expect(clippy::expect_used, reason = "fixed words, checked by every test")]
-        [UNLIKELY, MAYBE, POSITIVE, NEGATIVE]
-            .map(|words| AhoCorasick::new(words).expect("the word lists build an automaton"))
-    });
-    automata[list as usize].is_match(text)
+impl WordList {
+    const ALL: [(WordList, &'static [&'static str]); 4] = [
+        (WordList::Unlikely, UNLIKELY),
+        (WordList::Maybe, MAYBE),
+        (WordList::Positive, POSITIVE),
+        (WordList::Negative, NEGATIVE),
+    ];
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
 }
 
-/// −25 if a lowercase class or id value has a negative word, +25 if a positive one (both can
-/// apply).
-pub(super) fn class_weight(value: &str) -> i32 {
-    if value.is_empty() {
+/// The word lists `text` has a word of (`words.iter().any(|w| text.contains(w))` for each),
+/// one bit per [`WordList`], from one pass of one automaton over all their words: every
+/// element's class and id is tested against these lists.
+fn lists_in(text: &str) -> u8 {
+    static AUTOMATON: OnceLock<(AhoCorasick, Vec<u8>)> = OnceLock::new();
+    const EVERY_LIST: u8 = 0b1111;
+    if text.is_empty() {
         return 0;
     }
+    let (automaton, lists_of) = AUTOMATON.get_or_init(|| {
+        // Each word once, with the bits of every list it is in.
+        let mut words: Vec<(&str, u8)> = Vec::new();
+        for (list, list_words) in WordList::ALL {
+            for &word in list_words {
+                match words.iter_mut().find(|(w, _)| *w == word) {
+                    Some((_, bits)) => *bits |= list.bit(),
+                    None => words.push((word, list.bit())),
+                }
+            }
+        }
+        #[expect(clippy::expect_used, reason = "fixed words, checked by every test")]
+        let automaton = AhoCorasick::new(words.iter().map(|(w, _)| w))
+            .expect("the word lists build an automaton");
+        (automaton, words.iter().map(|(_, bits)| *bits).collect())
+    });
+    let mut lists = 0;
+    for found in automaton.find_overlapping_iter(text) {
+        lists |= lists_of[found.pattern().as_usize()];
+        if lists == EVERY_LIST {
+            break;
+        }
+    }
+    lists
+}
+
+/// Whether `text` contains any word of `list`.
+fn contains_any(text: &str, list: WordList) -> bool {
+    lists_in(text) & list.bit() != 0
+}
+
+/// readability-lxml's weight of a class or id value whose words are in the lists `lists`
+/// ([`lists_in`]): −25 for a negative word, +25 for a positive one (both can apply).
+fn weight_of(lists: u8) -> i32 {
     let mut weight = 0;
-    if contains_any(value, WordList::Negative) {
+    if lists & WordList::Negative.bit() != 0 {
         weight -= 25;
     }
-    if contains_any(value, WordList::Positive) {
+    if lists & WordList::Positive.bit() != 0 {
         weight += 25;
     }
     weight
@@ -417,13 +503,10 @@ pub(super) fn is_positive(value: &str) -> bool {
     contains_any(&value.to_ascii_lowercase(), WordList::Positive)
 }
 
-/// readability-lxml tests `"{class} {id}"`, so a word may span the two.
-fn is_unlikely(class: &str, id: &str) -> bool {
-    if class.is_empty() && id.is_empty() {
-        return false;
-    }
-    let joined = format!("{class} {id}");
-    contains_any(&joined, WordList::Unlikely) && !contains_any(&joined, WordList::Maybe)
+/// Whether class and id values with words of the lists `lists` ([`lists_in`]) make an unlikely
+/// candidate: an unlikely word and no word that saves it.
+fn is_unlikely(lists: u8) -> bool {
+    lists & WordList::Unlikely.bit() != 0 && lists & WordList::Maybe.bit() == 0
 }
 
 /// Whether `text` has a full stop followed by a space or at its end (`\.( |$)`; Python's `$`
@@ -447,13 +530,6 @@ mod tests {
 
     use super::*;
 
-    const LISTS: [(WordList, &[&str]); 4] = [
-        (WordList::Unlikely, UNLIKELY),
-        (WordList::Maybe, MAYBE),
-        (WordList::Positive, POSITIVE),
-        (WordList::Negative, NEGATIVE),
-    ];
-
     proptest! {
         /// The automata answer as testing every word in turn does, on class and id values
         /// made of the lists' words, their pieces and other letters.
@@ -473,7 +549,7 @@ mod tests {
             ),
         ) {
             let value = parts.concat();
-            for (list, words) in LISTS {
+            for (list, words) in WordList::ALL {
                 prop_assert_eq!(
                     contains_any(&value, list),
                     words.iter().any(|w| value.contains(w)),
@@ -506,20 +582,20 @@ mod tests {
 
     #[test]
     fn weights_and_unlikely_candidates() {
+        let class_weight = |value: &str| weight_of(lists_in(value));
         assert_eq!(class_weight("post-body"), 25);
         assert_eq!(class_weight("sidebar"), -25);
         assert_eq!(class_weight("comment-content"), 0);
         assert_eq!(class_weight(""), 0);
-        assert!(is_unlikely("sidebar", ""));
-        assert!(is_unlikely("", "footer"));
-        // "and" saves it, even inside "brand".
-        assert!(!is_unlikely("menu brand", ""));
-        assert!(!is_unlikely("comments main", ""));
-        assert!(!is_unlikely("", ""));
-        assert!(!is_unlikely(
-            "contentWithSidebar".to_ascii_lowercase().as_str(),
-            ""
-        ));
+        let unlikely = |class: &str, id: &str| is_unlikely(lists_in(class) | lists_in(id));
+        assert!(unlikely("sidebar", ""));
+        assert!(unlikely("", "footer"));
+        // "and" saves it, even inside "brand", and in the other value.
+        assert!(!unlikely("menu brand", ""));
+        assert!(!unlikely("menu", "brand"));
+        assert!(!unlikely("comments main", ""));
+        assert!(!unlikely("", ""));
+        assert!(!unlikely("contentwithsidebar", ""));
         assert!(hides("color: red; display : none !important"));
         assert!(hides("visibility:hidden"));
         assert!(!hides("display: block"));
