@@ -299,6 +299,7 @@ impl PageAnnotator<'_> {
             }
         });
         let method = draft.method();
+        let language = dbce_lang::detect_page(&settled.text, &draft.title);
         AnnotatedPage {
             page,
             title: draft.title,
@@ -313,6 +314,7 @@ impl PageAnnotator<'_> {
             training: training.filter(|t| !t.rows.is_empty()),
             page_type: guess.page_type,
             page_type_confidence: guess.confidence,
+            language,
         }
     }
 }

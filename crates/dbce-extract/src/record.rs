@@ -99,6 +99,9 @@ pub struct AnnotatedPage {
     pub page_type: PageType,
     /// The classifier's confidence in `page_type`, in `[0, 1]`.
     pub page_type_confidence: f32,
+    /// The language of `text`, or of `title` when `text` is blank
+    /// ([`dbce_lang::detect_page`]); detected once here for the JSONL and the index.
+    pub language: Option<dbce_lang::Language>,
 }
 
 /// A cross page's runs as training data: each run's text and its model features.

@@ -29,8 +29,9 @@ pub const MAX_BYTES: usize = 8 << 10;
 /// Khmer, Burmese.
 const UNSPACED: [&str; 6] = ["cmn", "jpn", "kor", "tha", "khm", "mya"];
 
-/// The language of a text.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The language of a text. Stored (serde) as its code and confidence; a code whatlang does
+/// not know is refused when read back.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Language {
     /// ISO 639-3 code (whatlang's): `eng`, `deu`, `fra`, `rus`, `jpn`, `cmn`, …
     pub code: &'static str,
@@ -49,6 +50,32 @@ pub fn detect(text: &str) -> Option<Language> {
         #[allow(clippy::cast_possible_truncation)]
         confidence: info.confidence() as f32,
     })
+}
+
+/// The language of a page whose content is `text` and whose title is `title`: of its text, or
+/// of its title when the text is blank.
+pub fn detect_page(text: &str, title: &str) -> Option<Language> {
+    detect(if text.trim().is_empty() { title } else { text })
+}
+
+/// [`Language`] as stored, before its code is checked.
+#[derive(serde::Deserialize)]
+struct StoredLanguage {
+    code: String,
+    confidence: f32,
+}
+
+impl<'de> serde::Deserialize<'de> for Language {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let stored = StoredLanguage::deserialize(deserializer)?;
+        let lang = whatlang::Lang::from_code(stored.code.as_str()).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown language code {:?}", stored.code))
+        })?;
+        Ok(Language {
+            code: lang.code(),
+            confidence: stored.confidence,
+        })
+    }
 }
 
 /// Whether the language of ISO 639-3 `code` separates words with spaces, so an index can
@@ -73,6 +100,24 @@ fn prefix(text: &str, max: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stored_language_reads_back_and_an_unknown_code_is_refused() {
+        let lang = detect("The council met on Tuesday to discuss the new harbour.").unwrap();
+        let json = serde_json::to_string(&lang).unwrap();
+        assert_eq!(serde_json::from_str::<Language>(&json).unwrap(), lang);
+        let unknown = r#"{"code":"xyz","confidence":0.5}"#;
+        assert!(serde_json::from_str::<Language>(unknown).is_err());
+    }
+
+    #[test]
+    fn a_page_without_text_takes_its_title_language() {
+        let title = "Der Hafen liegt still, die Schiffe warten auf die Flut.";
+        assert_eq!(detect_page(" \n", title).unwrap().code, "deu");
+        let text = "The council met on Tuesday to discuss the new harbour.";
+        assert_eq!(detect_page(text, title).unwrap().code, "eng");
+        assert_eq!(detect_page("", ""), None);
+    }
 
     #[test]
     fn prose_in_each_language_of_the_generator_is_recognised() {

@@ -22,5 +22,5 @@ mod text;
 mod warc;
 
 pub use merge::{MergeError, merge_sorted_lines};
-pub use text::{CrossMember, RunCounts, SourceCoordinates, TextRecord, page_language};
+pub use text::{CrossMember, RunCounts, SourceCoordinates, TextRecord};
 pub use warc::{Warcinfo, cdxj_line, conversion_record, record_id};

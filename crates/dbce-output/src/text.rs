@@ -92,20 +92,10 @@ pub struct SourceCoordinates {
     pub length: u64,
 }
 
-/// The language of a page: of its text, or of its title when the text is empty.
-pub fn page_language(page: &AnnotatedPage) -> Option<dbce_lang::Language> {
-    let text = if page.text.trim().is_empty() {
-        &page.title
-    } else {
-        &page.text
-    };
-    dbce_lang::detect(text)
-}
-
 impl TextRecord {
     /// The record of `page`, whose source file is `file`.
     pub fn of(page: &AnnotatedPage, file: &str) -> Self {
-        let lang = page_language(page);
+        let lang = page.language;
         let cross = page
             .cross
             .iter()

@@ -11,7 +11,6 @@ use crate::shard::{PartitionStart, start_partition};
 use crate::work::WorkDir;
 use crate::{Config, StageError, StageReport};
 use dbce_extract::AnnotatedPage;
-use dbce_output::page_language;
 
 /// The stage's name and the directory of its done markers.
 pub const STAGE: &str = crate::work::INDEX;
@@ -80,9 +79,7 @@ pub fn run_index(
 /// The index document of one annotated page; `files` are the run's input files.
 fn index_document(page: AnnotatedPage, files: &[String]) -> dbce_index::IndexedPage {
     dbce_index::IndexedPage {
-        lang: page_language(&page)
-            .map(|l| l.code.to_owned())
-            .unwrap_or_default(),
+        lang: page.language.map(|l| l.code.to_owned()).unwrap_or_default(),
         id: page.page.record_id,
         url: page.page.url,
         site: page.page.site.0,
