@@ -515,20 +515,25 @@ fn element_bits(node: NodeRef<'_>) -> u64 {
             bits |= 1 << bit;
         }
     }
-    for attr in ["class", "id", "role", "itemprop", "itemtype"] {
-        let Some(value) = node.attr(attr) else {
+    // Each of these attributes once (the first of a name, as `NodeRef::attr` finds it), in
+    // one pass over the element's attributes.
+    const READ: [&str; 5] = ["class", "id", "role", "itemprop", "itemtype"];
+    let mut seen = 0u8;
+    let by_first_byte = keywords_by_first_byte();
+    for (attr, value) in node.attrs() {
+        let Some(read) = READ.iter().position(|&r| r == attr) else {
             continue;
         };
+        if seen & (1 << read) != 0 {
+            continue;
+        }
+        seen |= 1 << read;
         for token in value
             .split(|c: char| !c.is_alphanumeric())
             .filter(|t| !t.is_empty())
         {
             let first = token.as_bytes()[0].to_ascii_lowercase();
-            for &(k, keyword) in keywords_by_first_byte()
-                .get(usize::from(first))
-                .into_iter()
-                .flatten()
-            {
+            for &(k, keyword) in by_first_byte.get(usize::from(first)).into_iter().flatten() {
                 if keyword_matches(keyword, token) {
                     bits |= 1 << (TAGS.len() + k);
                 }
