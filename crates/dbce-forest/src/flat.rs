@@ -290,8 +290,8 @@ impl FlatForest {
 
     /// [`FlatForest::sum`] of every `d`-value row of `rows`: [`LANES`] rows at a time walk
     /// each tree in lockstep, as many steps as the tree is deep (a walk that reached its leaf
-    /// stays there), so the walks' loads overlap and no branch asks where a walk is; the
-    /// rows left over walk one by one.
+    /// stays there), so the walks' loads overlap and no branch asks where a walk is; a short
+    /// last group fills its lanes with its last row.
     pub(crate) fn sum_rows(&self, rows: &[f32], d: usize) -> Vec<f64> {
         let mut sums = vec![0.0_f64; rows.len() / d];
         for (group, sums) in rows.chunks(d * LANES).zip(sums.chunks_mut(LANES)) {
