@@ -515,19 +515,12 @@ fn element_bits(node: NodeRef<'_>) -> u64 {
             bits |= 1 << bit;
         }
     }
-    // Each of these attributes once (the first of a name, as `NodeRef::attr` finds it), in
-    // one pass over the element's attributes.
-    const READ: [&str; 5] = ["class", "id", "role", "itemprop", "itemtype"];
-    let mut seen = 0u8;
+    // These attributes in one pass over the element's (each name comes once).
     let by_first_byte = keywords_by_first_byte();
     for (attr, value) in node.attrs() {
-        let Some(read) = READ.iter().position(|&r| r == attr) else {
-            continue;
-        };
-        if seen & (1 << read) != 0 {
+        if !matches!(attr, "class" | "id" | "role" | "itemprop" | "itemtype") {
             continue;
         }
-        seen |= 1 << read;
         for token in value
             .split(|c: char| !c.is_alphanumeric())
             .filter(|t| !t.is_empty())

@@ -128,7 +128,9 @@ impl<'a> NodeRef<'a> {
         self.attrs().find(|&(n, _)| n == name).map(|(_, v)| v)
     }
 
-    /// Names and values of an element's attributes, in source order.
+    /// Names and values of an element's attributes, in source order, each name once: the
+    /// parser keeps the first of repeated attributes, as HTML5 says (and a later `<html>` or
+    /// `<body>` tag adds only the names its element lacks).
     pub fn attrs(self) -> impl Iterator<Item = (&'a str, &'a str)> + use<'a> {
         let doc = self.doc;
         let range = self.node().attrs;
@@ -255,6 +257,21 @@ mod tests {
 
     fn parse(html: &str) -> Document {
         Document::parse(html, &SanitizeConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn an_element_has_each_attribute_name_once_the_first_kept() {
+        let doc = parse(
+            "<html lang=en><body class=a><div class=x ID=y Class=z id=w>t</div>\
+             <html lang=de dir=ltr><body class=b id=c>",
+        );
+        let names = |name: &str| {
+            let node = doc.nodes().find(|n| n.is_element(name)).unwrap();
+            node.attrs().collect::<Vec<_>>()
+        };
+        assert_eq!(names("div"), [("class", "x"), ("id", "y")]);
+        assert_eq!(names("html"), [("lang", "en"), ("dir", "ltr")]);
+        assert_eq!(names("body"), [("class", "a"), ("id", "c")]);
     }
 
     #[test]

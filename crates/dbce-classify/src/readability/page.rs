@@ -367,8 +367,8 @@ fn info(node: NodeRef<'_>, is_body: bool) -> NodeInfo {
     info
 }
 
-/// The attributes [`info`] reads, from one pass over an element's attributes (the first of
-/// each name, as [`NodeRef::attr`] finds it).
+/// The attributes [`info`] reads, from one pass over an element's attributes (each name
+/// comes once, [`NodeRef::attrs`]).
 #[derive(Default)]
 struct Attrs<'a> {
     class: Option<&'a str>,
@@ -383,19 +383,15 @@ impl<'a> Attrs<'a> {
     fn of(node: NodeRef<'a>) -> Self {
         let mut attrs = Attrs::default();
         for (name, value) in node.attrs() {
-            let slot = match name {
-                "class" => &mut attrs.class,
-                "id" => &mut attrs.id,
-                "style" => &mut attrs.style,
-                "itemprop" => &mut attrs.itemprop,
-                "type" => &mut attrs.input_type,
-                "hidden" => {
-                    attrs.hidden = true;
-                    continue;
-                }
-                _ => continue,
-            };
-            slot.get_or_insert(value);
+            match name {
+                "class" => attrs.class = Some(value),
+                "id" => attrs.id = Some(value),
+                "style" => attrs.style = Some(value),
+                "itemprop" => attrs.itemprop = Some(value),
+                "type" => attrs.input_type = Some(value),
+                "hidden" => attrs.hidden = true,
+                _ => {}
+            }
         }
         attrs
     }
