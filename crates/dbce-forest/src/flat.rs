@@ -109,9 +109,9 @@ impl FlatForest {
         flat.depths.reserve_exact(trees.len());
         let mut leaf_ranges = Vec::with_capacity(trees.len());
         for tree in trees {
-            let root = flat.add_tree(tree, n_features)?;
+            let (root, depth) = flat.add_tree(tree, n_features)?;
             flat.roots.push(root);
-            flat.depths.push(flat.depth_of(root));
+            flat.depths.push(depth);
             let leaves = tree.nodes.iter().filter_map(|node| match *node {
                 Node::Leaf { value } => Some(f64::from(value)),
                 Node::Split { .. } => None,
@@ -145,18 +145,21 @@ impl FlatForest {
         Ok(flat)
     }
 
-    /// Appends `tree`'s nodes, depth first from its root; returns the root's index.
-    fn add_tree(&mut self, tree: &Tree, n_features: usize) -> Result<u32, CompileError> {
+    /// Appends `tree`'s nodes, depth first from its root; returns the root's index and the
+    /// tree's depth (the most splits a walk passes).
+    fn add_tree(&mut self, tree: &Tree, n_features: usize) -> Result<(u32, u32), CompileError> {
         if tree.nodes.is_empty() {
             return Err(CompileError::EmptyTree);
         }
         let mut reached = vec![false; tree.nodes.len()];
         reached[0] = true;
         let root = self.push(&tree.nodes[0], n_features)?;
-        // (node index in `tree`, its index here)
-        let mut stack = vec![(0_usize, root)];
-        while let Some((index, at)) = stack.pop() {
+        let mut deepest = 0;
+        // (node index in `tree`, its index here, its depth)
+        let mut stack = vec![(0_usize, root, 0_u32)];
+        while let Some((index, at, depth)) = stack.pop() {
             let Node::Split { left, right, .. } = tree.nodes[index] else {
+                deepest = deepest.max(depth);
                 continue;
             };
             let children = [left as usize, right as usize];
@@ -170,26 +173,10 @@ impl FlatForest {
             self.push(&tree.nodes[children[1]], n_features)?;
             self.nodes[at as usize].left = first;
             // Right first on the stack: the left subtree is laid out next.
-            stack.push((children[1], first + 1));
-            stack.push((children[0], first));
+            stack.push((children[1], first + 1, depth + 1));
+            stack.push((children[0], first, depth + 1));
         }
-        Ok(root)
-    }
-
-    /// The most splits a walk from `root` passes (the tree is laid out, every link checked).
-    fn depth_of(&self, root: u32) -> u32 {
-        let mut deepest = 0;
-        let mut stack = vec![(root, 0_u32)];
-        while let Some((at, depth)) = stack.pop() {
-            let node = self.nodes[at as usize];
-            if node.feature == LEAF {
-                deepest = deepest.max(depth);
-            } else {
-                stack.push((node.left, depth + 1));
-                stack.push((node.left + 1, depth + 1));
-            }
-        }
-        deepest
+        Ok((root, deepest))
     }
 
     /// Appends `node` (a split's children are linked later); returns its index.
