@@ -51,21 +51,35 @@ impl PageTokens {
     pub fn read(doc: &Document) -> Self {
         let mut tokens = Self::default();
         let scope = doc.body().unwrap_or_else(|| doc.root());
+        // Ids follow document order: a `<head>` or `<title>` (the parser puts a stray
+        // `<title>` in the body) is skipped with everything inside it by going on at its end.
+        let mut skip_to = 0;
         for node in scope.descendants() {
-            if node.kind() != NodeKind::Text || is_in_head(node) {
+            if node.id().get() < skip_to {
                 continue;
             }
-            let text = node.text().unwrap_or_default();
-            for (start, word) in words(text) {
-                tokens.words.push(WordId::of(word));
-                tokens.places.push(TokenPlace {
-                    node: node.id(),
-                    start: to_u32(start),
-                    end: to_u32(start + word.len()),
-                });
+            match node.kind() {
+                NodeKind::Element if matches!(node.name(), Some("head" | "title")) => {
+                    skip_to = node.end();
+                }
+                NodeKind::Text => tokens.push_words(node),
+                _ => {}
             }
         }
         tokens
+    }
+
+    /// The words of the text node `node`, each with its place.
+    fn push_words(&mut self, node: dbce_dom::NodeRef<'_>) {
+        let text = node.text().unwrap_or_default();
+        for (start, word) in words(text) {
+            self.words.push(WordId::of(word));
+            self.places.push(TokenPlace {
+                node: node.id(),
+                start: to_u32(start),
+                end: to_u32(start + word.len()),
+            });
+        }
     }
 
     /// Number of tokens.
@@ -77,12 +91,6 @@ impl PageTokens {
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
-}
-
-/// Whether a node lies in `<head>` (a body-less document keeps its head in scope).
-fn is_in_head(node: dbce_dom::NodeRef<'_>) -> bool {
-    node.ancestors()
-        .any(|a| matches!(a.name(), Some("head" | "title")))
 }
 
 /// The words of `text` (maximal runs of non-whitespace) with their byte offsets: Python's
@@ -142,6 +150,38 @@ mod tests {
         // "Goodbye" and "World" are in different text nodes: a tag lies between.
         assert_ne!(tokens.places[0].node, tokens.places[2].node);
         assert_eq!(tokens.places[3].node, tokens.places[4].node);
+    }
+
+    /// The words `read` finds, as text.
+    fn word_texts(doc: &Document) -> Vec<&str> {
+        let tokens = PageTokens::read(doc);
+        tokens
+            .places
+            .iter()
+            .map(|p| &doc.get(p.node).unwrap().text().unwrap()[p.start as usize..p.end as usize])
+            .collect()
+    }
+
+    #[test]
+    fn titles_anywhere_and_the_head_are_left_out() {
+        let parse = |html| Document::parse(html, &SanitizeConfig::default()).unwrap();
+        // A `<title>` in the body stays there (HTML5 puts it where it stands); the text after
+        // it is read again.
+        let doc = parse("<p>a <title>b c</title> d</p><div><title>e</title></div><p>g</p>");
+        assert_eq!(word_texts(&doc), ["a", "d", "g"]);
+        // The same words as asking each text node whether an ancestor is `<head>`/`<title>`.
+        let by_ancestors: Vec<&str> = doc
+            .body()
+            .unwrap()
+            .descendants()
+            .filter(|n| {
+                !n.ancestors()
+                    .any(|a| matches!(a.name(), Some("head" | "title")))
+            })
+            .filter_map(|n| n.text())
+            .flat_map(|t| words(t).map(|(_, w)| w))
+            .collect();
+        assert_eq!(word_texts(&doc), by_ancestors);
     }
 
     #[test]

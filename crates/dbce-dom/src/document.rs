@@ -186,8 +186,10 @@ impl<'a> NodeRef<'a> {
         self.doc
     }
 
-    /// One past the id of the last node inside this one.
-    pub(crate) fn end(self) -> u32 {
+    /// One past the id of the last node inside this one: the node and its descendants are the
+    /// ids `id().get()..end()`, so a walk in document order skips a subtree by going on at
+    /// `end()`.
+    pub fn end(self) -> u32 {
         self.node().end
     }
 
