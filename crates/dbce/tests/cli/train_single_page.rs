@@ -283,3 +283,35 @@ fn train_single_page_boosts_trees_when_asked() {
         }
     }
 }
+
+#[test]
+fn train_single_page_shapes_the_boosted_trees_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("boosted.bin");
+    train_on_mini(&[
+        "--learner".as_ref(),
+        "boosted".as_ref(),
+        "--leaves".as_ref(),
+        "3".as_ref(),
+        "--boost-depth".as_ref(),
+        "2".as_ref(),
+        "--boost-min-leaf".as_ref(),
+        "5".as_ref(),
+        "--l2".as_ref(),
+        "2.5".as_ref(),
+        "--learning-rate".as_ref(),
+        "0.3".as_ref(),
+        "--out".as_ref(),
+        model.as_os_str(),
+    ]);
+    let decoded = dbce_classify::BlockModel::decode(&std::fs::read(&model).unwrap()).unwrap();
+    let dbce_classify::BlockClassifier::Boosted(trees) = decoded.classifier() else {
+        panic!("a boosted model");
+    };
+    let params = trees.params();
+    assert_eq!(
+        (params.max_leaves, params.max_depth, params.min_rows_leaf),
+        (3, 2, 5)
+    );
+    assert_eq!((params.l2, params.learning_rate), (2.5, 0.3));
+}

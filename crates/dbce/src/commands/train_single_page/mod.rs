@@ -105,17 +105,33 @@ pub(crate) struct Args {
     /// Seed of the forest (or of the boosting).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The learner: `forest` (the built-in model's) or `boosted` (gradient-boosted trees of
-    /// at most 15 leaves and depth 6, leaves of at least 200 blocks, L2 10, learning rate 0.1,
-    /// half the blocks per round and half the features per tree, stopped after 30 rounds
-    /// without a lower log loss on one sixth of the training sites; each block weighs its
-    /// word and dataset weight instead of being repeated).
+    /// The learner: `forest` or `boosted` (the built-in model's: gradient-boosted trees of at
+    /// most `--leaves` leaves and depth `--boost-depth`, leaves of at least `--boost-min-leaf`
+    /// blocks, L2 `--l2`, learning rate `--learning-rate`, half the blocks per round and half
+    /// the features per tree, stopped after 30 rounds without a lower log loss on one sixth of
+    /// the training sites; each block weighs its word and dataset weight instead of being
+    /// repeated).
     #[arg(long, value_enum, default_value_t = LearnerKind::Forest)]
     learner: LearnerKind,
     /// With `--learner boosted`: spread each dataset's weight evenly over its sites (each
     /// dataset's total kept).
     #[arg(long)]
     equal_sites: bool,
+    /// With `--learner boosted`: most leaves of a tree.
+    #[arg(long, default_value_t = BoostParams::default().max_leaves)]
+    leaves: u32,
+    /// With `--learner boosted`: largest depth of a leaf.
+    #[arg(long, default_value_t = BoostParams::default().max_depth)]
+    boost_depth: u32,
+    /// With `--learner boosted`: fewest sampled blocks in a leaf.
+    #[arg(long, default_value_t = BoostParams::default().min_rows_leaf)]
+    boost_min_leaf: u32,
+    /// With `--learner boosted`: L2 penalty on leaf values.
+    #[arg(long, default_value_t = BoostParams::default().l2)]
+    l2: f32,
+    /// With `--learner boosted`: each tree's leaf values are multiplied by it.
+    #[arg(long, default_value_t = BoostParams::default().learning_rate)]
+    learning_rate: f32,
 }
 
 /// The learners of `--learner`.
@@ -153,6 +169,11 @@ impl Args {
             }),
             LearnerKind::Boosted => Learner::Boosted {
                 params: BoostParams {
+                    max_leaves: self.leaves,
+                    max_depth: self.boost_depth,
+                    min_rows_leaf: self.boost_min_leaf,
+                    l2: self.l2,
+                    learning_rate: self.learning_rate,
                     seed: self.seed,
                     ..BoostParams::default()
                 },
