@@ -29,6 +29,16 @@ pub const TINY_PAGE_WORDS: u32 = 120;
 /// Words outside links and forms below which a page with a password field is a login wall.
 pub const LOGIN_WALL_WORDS: u32 = 150;
 
+/// Words outside links and forms from which no rule can make a page an error page: each rule
+/// needs fewer than its limit, counted outside links (never fewer than outside links and
+/// forms) or outside links and forms.
+const LONG_PAGE_WORDS: u32 = max(max(SHORT_PAGE_WORDS, TINY_PAGE_WORDS), LOGIN_WALL_WORDS);
+
+/// The larger of `a` and `b`, in a constant.
+const fn max(a: u32, b: u32) -> u32 {
+    if a > b { a } else { b }
+}
+
 impl ErrorPageRule {
     /// The confidence given to the rule's verdict. Not learned: set by hand, highest for the
     /// rule that needs the strongest signal.
@@ -181,6 +191,11 @@ impl Evidence {
                         inherited & LINK != 0,
                         inherited & FORM != 0,
                     );
+                    // Words outside links and forms only grow, and every rule needs fewer than
+                    // this many: the rest of the page cannot make it an error page.
+                    if evidence.unlinked_words - evidence.form_words >= LONG_PAGE_WORDS {
+                        break;
+                    }
                 }
                 NodeKind::Document => {}
             }
@@ -242,6 +257,22 @@ mod tests {
             story.repeat(30)
         );
         assert_eq!(rule(&html), None);
+    }
+
+    #[test]
+    fn a_page_read_up_to_its_limit_is_judged_by_every_word() {
+        // The walk stops once no rule can fire; a page just over a limit is not cut short of
+        // it. 12 words a paragraph: 21 make 252, just over the error title's 250.
+        let para = "<p>Broken links hurt a site and search engines notice them quickly enough.</p>";
+        let page = |n| format!("<title>404 Not Found</title>{}", para.repeat(n));
+        assert_eq!(rule(&page(20)), Some(ErrorPageRule::ErrorTitle));
+        assert_eq!(rule(&page(21)), None);
+        // Words in a form count for the error title, not for the login wall.
+        let form = format!(
+            "<title>Sign in</title><form><input type=password>{}</form>",
+            para.repeat(25)
+        );
+        assert_eq!(rule(&form), Some(ErrorPageRule::LoginWall));
     }
 
     #[test]
