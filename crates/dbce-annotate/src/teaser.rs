@@ -128,8 +128,7 @@ fn enclosing_link(doc: &Document, id: NodeId) -> Option<NodeRef<'_>> {
 
 /// The ids of `node` and everything inside it.
 fn range(node: NodeRef<'_>) -> std::ops::Range<u32> {
-    let end = node.descendants().next_back().map_or(node.id(), |d| d.id());
-    node.id().get()..end.get() + 1
+    node.id().get()..node.end()
 }
 
 /// The runs (indices) whose text node lies in `ids`; `nodes` is in document order.

@@ -105,7 +105,7 @@ pub fn text_blocks_with(doc: &Document, config: &BlockConfig) -> Vec<TextBlock> 
     let mut walk = Walk::new(doc, *config, body.id());
     // Elements whose subtree is still open: one past their last descendant, and their class.
     let mut open: Vec<(u32, NodeRef<'_>, TagClass)> = Vec::new();
-    let end = subtree_end(body);
+    let end = body.end();
     let mut id = body.id().get() + 1;
     while id < end {
         while let Some(&(top_end, node, class)) = open.last()
@@ -123,7 +123,7 @@ pub fn text_blocks_with(doc: &Document, config: &BlockConfig) -> Vec<TextBlock> 
             NodeKind::Element => {
                 let name = node.name().unwrap_or_default();
                 let class = tag_class(name, config.inline_tags);
-                let node_end = subtree_end(node);
+                let node_end = node.end();
                 walk.start_tag(node, class);
                 if class == TagClass::Ignored {
                     id = node_end;
@@ -141,13 +141,6 @@ pub fn text_blocks_with(doc: &Document, config: &BlockConfig) -> Vec<TextBlock> 
         walk.end_tag(node, class);
     }
     walk.finish()
-}
-
-/// One past the id of the last node inside `node`.
-fn subtree_end(node: NodeRef<'_>) -> u32 {
-    node.descendants()
-        .next_back()
-        .map_or(node.id().get() + 1, |last| last.id().get() + 1)
 }
 
 /// One whitespace-delimited token of a block being built.
