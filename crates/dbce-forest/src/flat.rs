@@ -221,11 +221,24 @@ impl FlatForest {
         self.mean(self.sum(row))
     }
 
-    /// The leaf values of `row`, summed in `f64` over the trees in order.
+    /// The leaf values of `row`, summed in `f64` over the trees in order: [`LANES`] trees at a
+    /// time walk `row` in lockstep, as many steps as the deepest of them (a walk that reached
+    /// its leaf stays there), so their loads overlap; a short last group repeats its last tree.
     pub(crate) fn sum(&self, row: &[f32]) -> f64 {
         let mut sum = 0.0_f64;
-        for tree in 0..self.roots.len() {
-            sum += f64::from(self.leaf_of(tree, row));
+        for (roots, depths) in self.roots.chunks(LANES).zip(self.depths.chunks(LANES)) {
+            let mut at: [u32; LANES] = std::array::from_fn(|lane| roots[lane.min(roots.len() - 1)]);
+            for _ in 0..depths.iter().copied().max().unwrap_or(0) {
+                for at in &mut at {
+                    let step = self.steps[*at as usize];
+                    // NaN compares false: it goes right (and a leaf's NaN back to it).
+                    let goes_left = row[usize::from(step.feature)] <= step.value;
+                    *at = step.left.wrapping_add(u32::from(!goes_left));
+                }
+            }
+            for &at in &at[..roots.len()] {
+                sum += f64::from(self.nodes[at as usize].value);
+            }
         }
         sum
     }
