@@ -29,9 +29,9 @@ pub const TINY_PAGE_WORDS: u32 = 120;
 /// Words outside links and forms below which a page with a password field is a login wall.
 pub const LOGIN_WALL_WORDS: u32 = 150;
 
-/// Words outside links and forms from which no rule can make a page an error page: each rule
-/// needs fewer than its limit, counted outside links (never fewer than outside links and
-/// forms) or outside links and forms.
+/// Words outside links and forms from which no rule can make a page an error page: every rule
+/// needs fewer than its limit of the words it counts (outside links, or outside links and
+/// forms), and those are never fewer than these.
 const LONG_PAGE_WORDS: u32 = max(max(SHORT_PAGE_WORDS, TINY_PAGE_WORDS), LOGIN_WALL_WORDS);
 
 /// The larger of `a` and `b`, in a constant.
@@ -261,8 +261,8 @@ mod tests {
 
     #[test]
     fn a_page_read_up_to_its_limit_is_judged_by_every_word() {
-        // The walk stops once no rule can fire; a page just over a limit is not cut short of
-        // it. 12 words a paragraph: 21 make 252, just over the error title's 250.
+        // The walk stops once no rule can fire, and not before: 12 words a paragraph, 20 make
+        // 240 (under the error title's 250), 21 make 252.
         let para = "<p>Broken links hurt a site and search engines notice them quickly enough.</p>";
         let page = |n| format!("<title>404 Not Found</title>{}", para.repeat(n));
         assert_eq!(rule(&page(20)), Some(ErrorPageRule::ErrorTitle));
