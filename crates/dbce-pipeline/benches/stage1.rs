@@ -79,7 +79,7 @@ fn pages_from_env() -> Vec<String> {
 enum Steps {
     /// `Document::parse`, which sanitises as it builds the tree.
     Parse,
-    /// … and the template tokens, collected as stage `read` collects them.
+    /// … and the template tokens, written and counted.
     Tokens,
     /// … and their MinHash signature: everything stage `read` does with a decoded page.
     Signature,
@@ -97,12 +97,16 @@ fn run(steps: Steps, pages: &[String], sanitize: &SanitizeConfig, hasher: &MinHa
             checksum += u64::from(document.len());
             continue;
         }
-        let mut tokens = Vec::new();
-        generator.for_each(&document, |token| tokens.push(token.to_owned()));
-        checksum += match steps {
-            Steps::Signature => u64::from(hasher.signature(&tokens).values()[0]),
-            _ => tokens.len() as u64,
-        };
+        // As stage `read` does: each token hashed as it is written, none kept.
+        let mut values = vec![u32::MAX; hasher.config().num_perm as usize];
+        let mut tokens = 0;
+        generator.for_each(&document, |token| {
+            if let Steps::Signature = steps {
+                hasher.update(&mut values, [token]);
+            }
+            tokens += 1;
+        });
+        checksum += tokens + u64::from(values[0]);
     }
     checksum
 }

@@ -8,7 +8,7 @@ use dbce_annotate::PageTokens;
 use dbce_classify::PageTypeModel;
 use dbce_dom::{Document, TemplateTokens, Truncation};
 use dbce_http::HttpLimits;
-use dbce_minhash::{BandKey, LshParams, MinHasher};
+use dbce_minhash::{BandKey, LshParams, MinHasher, Signature};
 use dbce_warc::{Entry, Record, WarcReader};
 use rayon::prelude::*;
 
@@ -230,16 +230,14 @@ impl ReadStep {
             Ok(document) => document,
             Err(error) => return skip((&error).into()),
         };
-        // Tokens end to end in one buffer: no allocation per token.
-        let (mut joined, mut ends) = (String::new(), Vec::new());
+        // Each token hashed as it is written: none is kept.
+        let config = self.hasher.config();
+        let (mut values, mut tokens) = (vec![u32::MAX; config.num_perm as usize], 0_usize);
         TemplateTokens::new().for_each(&document, |token| {
-            joined.push_str(token);
-            ends.push(joined.len());
+            self.hasher.update(&mut values, [token]);
+            tokens += 1;
         });
-        let starts = std::iter::once(0).chain(ends.iter().copied());
-        let signature = self
-            .hasher
-            .signature(starts.zip(&ends).map(|(a, &b)| &joined[a..b]));
+        let signature = Signature::from_values(config, values)?;
         let params = self
             .site_params
             .get(&captured.site.0)
@@ -260,7 +258,7 @@ impl ReadStep {
             captured: captured.captured,
             payload: PayloadDigest::of_record(record),
             source,
-            tokens: u32::try_from(ends.len()).unwrap_or(u32::MAX),
+            tokens: u32::try_from(tokens).unwrap_or(u32::MAX),
             signature: signature.values().to_vec(),
             page_type,
             truncated: page_truncation(captured.cut_at_decoded_limit, &document),
