@@ -28,6 +28,7 @@ use dbce_http::HttpLimits;
 use dbce_minhash::MinHasher;
 use dbce_page::captured_html;
 use dbce_pipeline::Config;
+use dbce_pipeline::read::template_signature;
 use dbce_warc::{Entry, ReaderConfig, WarcReader};
 
 /// The HTML pages of a small generated archive: six sites (every `dbce-synth` profile, so six
@@ -81,7 +82,8 @@ enum Steps {
     Parse,
     /// … and the template tokens, written and counted.
     Tokens,
-    /// … and their MinHash signature: everything stage `read` does with a decoded page.
+    /// … and their MinHash signature as stage `read` computes it (`template_signature`):
+    /// everything the stage does with a decoded page.
     Signature,
 }
 
@@ -97,16 +99,17 @@ fn run(steps: Steps, pages: &[String], sanitize: &SanitizeConfig, hasher: &MinHa
             checksum += u64::from(document.len());
             continue;
         }
-        // As stage `read` does: each token hashed as it is written, none kept.
-        let mut values = vec![u32::MAX; hasher.config().num_perm as usize];
-        let mut tokens = 0;
-        generator.for_each(&document, |token| {
-            if let Steps::Signature = steps {
-                hasher.update(&mut values, [token]);
+        checksum += match steps {
+            Steps::Signature => {
+                let (signature, _) = template_signature(hasher, &document).expect("valid settings");
+                u64::from(signature.values()[0])
             }
-            tokens += 1;
-        });
-        checksum += tokens + u64::from(values[0]);
+            _ => {
+                let mut tokens = 0;
+                generator.for_each(&document, |_| tokens += 1);
+                tokens
+            }
+        };
     }
     checksum
 }

@@ -230,14 +230,7 @@ impl ReadStep {
             Ok(document) => document,
             Err(error) => return skip((&error).into()),
         };
-        // Each token hashed as it is written: none is kept.
-        let config = self.hasher.config();
-        let (mut values, mut tokens) = (vec![u32::MAX; config.num_perm as usize], 0_usize);
-        TemplateTokens::new().for_each(&document, |token| {
-            self.hasher.update(&mut values, [token]);
-            tokens += 1;
-        });
-        let signature = Signature::from_values(config, values)?;
+        let (signature, tokens) = template_signature(&self.hasher, &document)?;
         let params = self
             .site_params
             .get(&captured.site.0)
@@ -339,4 +332,43 @@ fn page_truncation(cut_at_decoded_limit: bool, document: &Document) -> Vec<Trunc
         truncated.insert(0, Truncation::Bytes);
     }
     truncated
+}
+
+/// The MinHash signature of `doc`'s template tokens (thesis §2.2) and how many there are: each
+/// token hashed as [`TemplateTokens`] writes it, none kept.
+///
+/// # Errors
+/// Never with a `hasher` built from a valid configuration (the signature has its length).
+pub fn template_signature(
+    hasher: &MinHasher,
+    doc: &Document,
+) -> Result<(Signature, usize), dbce_minhash::Error> {
+    let config = hasher.config();
+    let (mut values, mut tokens) = (vec![u32::MAX; config.num_perm as usize], 0);
+    TemplateTokens::new().for_each(doc, |token| {
+        hasher.update(&mut values, [token]);
+        tokens += 1;
+    });
+    Ok((Signature::from_values(config, values)?, tokens))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dbce_dom::SanitizeConfig;
+    use dbce_minhash::MinhashConfig;
+
+    #[test]
+    fn the_template_signature_is_the_signature_of_the_template_tokens() {
+        let doc = Document::parse(
+            "<html><body><ul class=menu><li>a<li>b</ul><div><p>x</p></div></body></html>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        let hasher = MinHasher::new(MinhashConfig::default()).unwrap();
+        let tokens = doc.template_tokens();
+        let (signature, count) = template_signature(&hasher, &doc).unwrap();
+        assert_eq!(signature, hasher.signature(&tokens));
+        assert_eq!(count, tokens.len());
+    }
 }
