@@ -106,16 +106,17 @@ class Page:
         return self._regions[tau]
 
     def f1(self, verdicts):
+        return self.prf(verdicts)[2]
+
+    def prf(self, verdicts):
+        """Precision, recall and F1 of the blocks `verdicts` keep (the last resort's block
+        when they keep none and the page has one)."""
         if self.last_resort is not None and not np.any(verdicts):
             verdicts = np.arange(len(self.texts)) == self.last_resort
         key = np.packbits(verdicts).tobytes()
         if key not in self._cache:
             self._cache[key] = self._score(verdicts)
-        return self._cache[key][2]
-
-    def prf(self, verdicts):
-        self.f1(verdicts)
-        return self._cache[np.packbits(verdicts).tobytes()]
+        return self._cache[key]
 
     def _score(self, verdicts):
         ids, offs, base = [], [0], 0
