@@ -1,6 +1,8 @@
 //! Boilerpipe's text blocks (Kohlschütter et al. 2010, §3.3 and §4.1): the text between two
 //! block-level tags, with its shallow features.
 
+use std::collections::HashMap;
+
 use dbce_dom::{Document, NodeId, NodeKind, NodeRef};
 
 use crate::tags::{Gap, InlineTags, TagClass, tag_class};
@@ -363,6 +365,54 @@ fn is_heading(name: &str) -> bool {
     matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
+/// The most words [`whole_paragraphs`] adds between two kept blocks of one paragraph.
+const PARAGRAPH_GAP_WORDS: u32 = 10;
+
+/// Keeps paragraphs whole: the blocks of a `<p>` between two of its kept blocks (a paragraph is
+/// split by `<br>`, `<img>`, inline formulas and the other tags that end a Boilerpipe block,
+/// [`InlineTags`]) are content too when together they have at most ten words and none is
+/// mostly links, so a kept sentence does not lose the words between two inline images (`Given
+/// a set of [img] high-dimensional objects [img], t-SNE computes …`). Other gaps keep their
+/// verdicts (a `<p>` left open can hold a whole footer; "Comments | Print | Email" between two
+/// kept lines is not the sentence's), and so do the blocks before a paragraph's first kept
+/// block, after its last, and those of elements inside it that end a block (a formula's `<mi>`,
+/// a `<small>`).
+///
+/// # Panics
+/// If `kept` and `blocks` differ in length.
+pub fn whole_paragraphs(doc: &Document, blocks: &[TextBlock], kept: &mut [bool]) {
+    assert_eq!(blocks.len(), kept.len(), "one verdict per block");
+    // Per paragraph: its last kept block, the dropped blocks after it, and their words (more
+    // than the bound once one of them is mostly links).
+    let mut open: HashMap<NodeId, (Option<usize>, Vec<usize>, u32)> = HashMap::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let in_paragraph = doc
+            .get(block.element)
+            .is_some_and(|element| element.name() == Some("p"));
+        if !in_paragraph {
+            continue;
+        }
+        let (last_kept, gap, words) = open.entry(block.element).or_default();
+        if !kept[i] {
+            gap.push(i);
+            *words += if block.link_density < 0.5 {
+                block.words
+            } else {
+                PARAGRAPH_GAP_WORDS + 1
+            };
+            continue;
+        }
+        if last_kept.is_some() && *words <= PARAGRAPH_GAP_WORDS {
+            for &g in gap.iter() {
+                kept[g] = true;
+            }
+        }
+        *last_kept = Some(i);
+        gap.clear();
+        *words = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use dbce_dom::SanitizeConfig;
@@ -385,6 +435,56 @@ mod tests {
 
     fn texts(blocks: &[TextBlock]) -> Vec<&str> {
         blocks.iter().map(|b| b.text.as_str()).collect()
+    }
+
+    /// The verdicts [`whole_paragraphs`] makes of `kept` for the blocks of `html`.
+    fn whole(html: &str, kept: &[bool]) -> Vec<bool> {
+        let doc = Document::parse(html, &SanitizeConfig::default()).unwrap();
+        let blocks = text_blocks(&doc);
+        assert_eq!(blocks.len(), kept.len(), "{:?}", texts(&blocks));
+        let mut kept = kept.to_vec();
+        whole_paragraphs(&doc, &blocks, &mut kept);
+        kept
+    }
+
+    #[test]
+    fn a_paragraph_keeps_the_words_between_its_kept_blocks() {
+        // Images end Boilerpipe's blocks: the sentence is five blocks, the middle dropped.
+        let html = "<p>Given a set of <img src=n.svg> high-dimensional objects <img src=x.svg>, \
+                    t-SNE computes probabilities<br>as follows:</p>";
+        let kept = whole(html, &[true, false, true, false]);
+        assert_eq!(
+            kept,
+            [true, true, true, false],
+            "the last block lies after the last kept"
+        );
+        // Nothing kept, or one block kept: nothing between.
+        assert_eq!(
+            whole(html, &[false, false, false, false]),
+            [false, false, false, false]
+        );
+        assert_eq!(
+            whole(html, &[false, true, false, false]),
+            [false, true, false, false]
+        );
+    }
+
+    #[test]
+    fn long_or_linked_gaps_and_other_elements_keep_their_verdicts() {
+        let long = "<p>kept text<br>one two three four five six seven eight nine ten eleven<br>\
+                    kept again</p>";
+        assert_eq!(whole(long, &[true, false, true]), [true, false, true]);
+        let ten = "<p>kept text<br>one two three four five six seven eight nine ten<br>\
+                   kept again</p>";
+        assert_eq!(whole(ten, &[true, false, true]), [true, true, true]);
+        let linked = "<p>kept text<br><a href=/c>Comments</a> | <a href=/p>Print</a><br>\
+                      kept again</p>";
+        assert_eq!(whole(linked, &[true, false, true]), [true, false, true]);
+        // Not a paragraph; and two paragraphs, each with one kept block.
+        let div = "<div>kept text<br>between<br>kept again</div>";
+        assert_eq!(whole(div, &[true, false, true]), [true, false, true]);
+        let two = "<p>kept text</p><p>between<br>kept again</p>";
+        assert_eq!(whole(two, &[true, false, true]), [true, false, true]);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use dbce_dom::Document;
 use dbce_forest::{BoostedTrees, ForestError, ForestParams, RandomForest};
 use serde::{Deserialize, Serialize};
 
-use crate::block::TextBlock;
+use crate::block::{TextBlock, whole_paragraphs};
 use crate::features::{FEATURE_NAMES, UnitFeatures, push_features};
 use crate::page_type::{PageType, PageTypeGuess};
 use crate::readability::{Readability, ReadabilityBlock};
@@ -136,7 +136,8 @@ impl LearnedBlocks {
     }
 
     /// One flag per block of `doc`, in order: `true` for content, by the built-in
-    /// [`BlockModel`], the page being of type `page_type`. A built-in model of another feature
+    /// [`BlockModel`], the page being of type `page_type`, paragraphs kept whole
+    /// ([`whole_paragraphs`]). A built-in model of another feature
     /// layout (a unit test keeps this from shipping) leaves Readability's verdicts.
     pub fn classify(
         &self,
@@ -145,7 +146,11 @@ impl LearnedBlocks {
         page_type: PageTypeGuess,
     ) -> Vec<bool> {
         match BlockModel::built_in() {
-            Ok(model) => model.classify(doc, blocks, page_type, self),
+            Ok(model) => {
+                let mut kept = model.classify(doc, blocks, page_type, self);
+                whole_paragraphs(doc, blocks, &mut kept);
+                kept
+            }
             Err(_) => Readability::default().classify(doc, blocks),
         }
     }

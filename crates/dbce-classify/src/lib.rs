@@ -70,7 +70,9 @@ pub mod tags;
 mod wrap;
 
 pub use article::Article;
-pub use block::{BlockConfig, BlockOffset, TextBlock, text_blocks, text_blocks_with};
+pub use block::{
+    BlockConfig, BlockOffset, TextBlock, text_blocks, text_blocks_with, whole_paragraphs,
+};
 pub use features::{
     FEATURE_NAMES, UnitFeatures, class_hash, features, push_features, tag_name_id,
     window_feature_names, window_features,
