@@ -6,6 +6,7 @@
 //! `price`, `nav`, …), never hashed whole, so that a model learns what posts, prices and
 //! menus look like rather than the templates of the sites it was trained on.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use dbce_dom::{Document, NodeKind, NodeRef};
@@ -264,6 +265,9 @@ pub(crate) struct BlockStructure<'a> {
     /// Per node: how many of its parent's element children share its tag and class, and
     /// their words; `u32::MAX` where not yet known.
     group: Vec<(u32, u32)>,
+    /// The keyword bits of each `class`, `id`, `role`, `itemprop` or `itemtype` value met so
+    /// far: a page repeats a few values on many elements.
+    keyword_bits: HashMap<&'a str, u64, foldhash::fast::FixedState>,
     page_words: u32,
     title: Vec<&'a str>,
     page: [f32; PAGE_VALUES],
@@ -297,6 +301,7 @@ impl<'a> BlockStructure<'a> {
             subtree_words,
             words_before,
             group: vec![(u32::MAX, 0); n],
+            keyword_bits: HashMap::default(),
             page_words,
             title: doc
                 .title()
@@ -360,10 +365,25 @@ impl<'a> BlockStructure<'a> {
             .unwrap_or_else(|| self.doc.root())
     }
 
-    fn own_bits(&mut self, node: NodeRef<'_>) -> u64 {
+    /// Tag bits (low) and keyword bits (above [`TAGS`]) of `node`; 0 for nodes that are not
+    /// elements.
+    fn own_bits(&mut self, node: NodeRef<'a>) -> u64 {
         let i = node.id().get() as usize;
         if self.own[i] == u64::MAX {
-            self.own[i] = element_bits(node);
+            let Some(name) = node.name() else {
+                self.own[i] = 0;
+                return 0;
+            };
+            let mut bits = tag_bits(name);
+            for (attr, value) in node.attrs() {
+                if matches!(attr, "class" | "id" | "role" | "itemprop" | "itemtype") {
+                    bits |= *self
+                        .keyword_bits
+                        .entry(value)
+                        .or_insert_with(|| keyword_bits(value));
+                }
+            }
+            self.own[i] = bits;
         }
         self.own[i]
     }
@@ -506,30 +526,30 @@ fn share_bit(name: &str) -> u32 {
     u32::try_from(keyword.or_else(tag).unwrap_or(63)).unwrap_or(63)
 }
 
-/// Tag and keyword bits of one element; 0 for other nodes.
-fn element_bits(node: NodeRef<'_>) -> u64 {
-    let Some(name) = node.name() else { return 0 };
+/// The bits of the [`TAGS`] groups an element of this name is in.
+fn tag_bits(name: &str) -> u64 {
     let mut bits = 0u64;
     for (bit, (_, names)) in TAGS.iter().enumerate() {
         if names.contains(&name) {
             bits |= 1 << bit;
         }
     }
-    // These attributes in one pass over the element's (each name comes once).
+    bits
+}
+
+/// The bits (above [`TAGS`]) of the [`KEYWORDS`] groups an attribute value carries, read
+/// token by token (runs of letters and digits).
+fn keyword_bits(value: &str) -> u64 {
     let by_first_byte = keywords_by_first_byte();
-    for (attr, value) in node.attrs() {
-        if !matches!(attr, "class" | "id" | "role" | "itemprop" | "itemtype") {
-            continue;
-        }
-        for token in value
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|t| !t.is_empty())
-        {
-            let first = token.as_bytes()[0].to_ascii_lowercase();
-            for &(k, keyword) in by_first_byte.get(usize::from(first)).into_iter().flatten() {
-                if keyword_matches(keyword, token) {
-                    bits |= 1 << (TAGS.len() + k);
-                }
+    let mut bits = 0u64;
+    for token in value
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+    {
+        let first = token.as_bytes()[0].to_ascii_lowercase();
+        for &(k, keyword) in by_first_byte.get(usize::from(first)).into_iter().flatten() {
+            if keyword_matches(keyword, token) {
+                bits |= 1 << (TAGS.len() + k);
             }
         }
     }
