@@ -1,5 +1,8 @@
 //! What sanitising keeps (thesis §2.2), decided once per element when the parser creates it.
 
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
 use html5ever::{Attribute, QualName, local_name, ns};
 
 /// Why a node was left out of the document; [`crate::ParseReport::dropped`] counts each.
@@ -105,7 +108,11 @@ pub const CONSENT_DIALOGS: &[&str] = &[
 /// Whether `name` names a cookie-consent dialog: one of [`CONSENT_DIALOGS`], or Sourcepoint's
 /// numbered container.
 fn is_consent_dialog_name(name: &str) -> bool {
-    CONSENT_DIALOGS.contains(&name)
+    // A set: every class word of every element is looked up.
+    static NAMES: OnceLock<HashSet<&'static str, foldhash::fast::FixedState>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| CONSENT_DIALOGS.iter().copied().collect())
+        .contains(name)
         || name
             .strip_prefix("sp_message_container_")
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
