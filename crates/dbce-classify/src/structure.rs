@@ -265,6 +265,9 @@ pub(crate) struct BlockStructure<'a> {
     /// Per node: how many of its parent's element children share its tag and class, and
     /// their words; `u32::MAX` where not yet known.
     group: Vec<(u32, u32)>,
+    /// Each block's [`BlockStructure::group_of`] its start, worked out once for the page's
+    /// values and read again for the block's.
+    block_groups: Vec<(f32, f32, u32)>,
     /// The keyword bits of each `class`, `id`, `role`, `itemprop` or `itemtype` value met so
     /// far: a page repeats a few values on many elements.
     keyword_bits: HashMap<&'a str, u64, foldhash::fast::FixedState>,
@@ -301,6 +304,7 @@ impl<'a> BlockStructure<'a> {
             subtree_words,
             words_before,
             group: vec![(u32::MAX, 0); n],
+            block_groups: Vec::with_capacity(blocks.len()),
             keyword_bits: HashMap::default(),
             page_words,
             title: doc
@@ -332,7 +336,7 @@ impl<'a> BlockStructure<'a> {
             node = e.parent();
         }
         out.extend_from_slice(&distance[..TAGS.len() + KEYWORDS.len()]);
-        let (size, levels_up, group_words) = self.group_of(start);
+        let (size, levels_up, group_words) = self.block_groups[i];
         out.extend([
             size,
             levels_up,
@@ -411,24 +415,27 @@ impl<'a> BlockStructure<'a> {
     }
 
     /// How many element children of `parent` share `node`'s tag and class, and their words.
+    /// The first call for any child of `parent` settles every child's group at once.
     fn siblings_like(&mut self, node: NodeRef<'_>, parent: NodeRef<'_>) -> (u32, u32) {
         let i = node.id().get() as usize;
         if self.group[i].0 != u32::MAX {
             return self.group[i];
         }
-        let (name, class) = (node.name(), node.attr("class"));
-        let like = |s: &NodeRef<'_>| {
-            s.kind() == NodeKind::Element && s.name() == name && s.attr("class") == class
-        };
-        let (mut size, mut words) = (0u32, 0u32);
-        for s in parent.children().filter(like) {
-            size += 1;
-            words += self.subtree_words[s.id().get() as usize];
+        let mut children: Vec<(Option<&str>, Option<&str>, usize)> = parent
+            .children()
+            .filter(|c| c.kind() == NodeKind::Element)
+            .map(|c| (c.name(), c.attr("class"), c.id().get() as usize))
+            .collect();
+        // Children of one tag and class next to each other.
+        children.sort_unstable();
+        for like in children.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+            let size = u32::try_from(like.len()).unwrap_or(u32::MAX);
+            let words = like.iter().map(|c| self.subtree_words[c.2]).sum();
+            for c in like {
+                self.group[c.2] = (size, words);
+            }
         }
-        for s in parent.children().filter(like) {
-            self.group[s.id().get() as usize] = (size, words);
-        }
-        (size, words)
+        self.group[i]
     }
 
     /// Share of the block's words (ASCII case ignored) that are in the page title; 0 for
@@ -482,7 +489,9 @@ impl<'a> BlockStructure<'a> {
         for i in 0..self.blocks.len() {
             let start = self.start(&self.blocks[i]);
             let words = self.blocks[i].words;
-            let (_, levels_up, group_words) = self.group_of(start);
+            let group = self.group_of(start);
+            self.block_groups.push(group);
+            let (_, levels_up, group_words) = group;
             if levels_up < ABSENT {
                 grouped += words;
                 largest = largest.max(group_words);
