@@ -265,8 +265,8 @@ pub(crate) struct BlockStructure<'a> {
     /// Per node: how many of its parent's element children share its tag and class, and
     /// their words; `u32::MAX` where not yet known.
     group: Vec<(u32, u32)>,
-    /// Each block's [`BlockStructure::group_of`] its start, worked out once for the page's
-    /// values and read again for the block's.
+    /// Each block's group ([`BlockStructure::group_of`] of its start): worked out once, for
+    /// the page's values, and read again for the block's row.
     block_groups: Vec<(f32, f32, u32)>,
     /// The keyword bits of each `class`, `id`, `role`, `itemprop` or `itemtype` value met so
     /// far: a page repeats a few values on many elements.
@@ -414,10 +414,14 @@ impl<'a> BlockStructure<'a> {
         (1.0, ABSENT, 0)
     }
 
-    /// How many element children of `parent` share `node`'s tag and class, and their words.
-    /// The first call for any child of `parent` settles every child's group at once.
+    /// How many element children of `parent` share `node`'s tag and class, and their words
+    /// (none for a node that is not an element). The first call for any child of `parent`
+    /// settles every child's group at once.
     fn siblings_like(&mut self, node: NodeRef<'_>, parent: NodeRef<'_>) -> (u32, u32) {
         let i = node.id().get() as usize;
+        if node.kind() != NodeKind::Element {
+            return (0, 0);
+        }
         if self.group[i].0 != u32::MAX {
             return self.group[i];
         }
