@@ -36,7 +36,7 @@ mod segments;
 mod stats;
 mod tree;
 
-use dbce_dom::{Document, NodeKind};
+use dbce_dom::{Document, NodeKind, word_count};
 
 use crate::block::TextBlock;
 use clean::{Cleaner, Layout, Limits, Output};
@@ -137,7 +137,7 @@ impl Readability {
                 let (mut words, mut kept, mut in_top) = (0usize, 0usize, 0usize);
                 for node in &block.nodes {
                     let i = node.get() as usize;
-                    let w = page.text(node.get()).split_whitespace().count();
+                    let w = word_count(page.text(node.get()));
                     words += w;
                     if ex.kept.get(i).copied().unwrap_or(false) {
                         kept += w;

@@ -69,5 +69,7 @@ pub use parse::parse_count;
 pub use report::{ParseReport, Truncation};
 pub use rules::{CONSENT_DIALOGS, DropReason};
 pub use serialize::{escape_attr, escape_text};
-pub use text::{TextLines, TextRun, TextRunId, TextRuns, is_block_element, is_preformatted};
+pub use text::{
+    TextLines, TextRun, TextRunId, TextRuns, is_block_element, is_preformatted, word_count,
+};
 pub use tokens::{DOCUMENT_NAME, TemplateTokens};

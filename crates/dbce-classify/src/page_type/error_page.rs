@@ -5,7 +5,7 @@
 //! and a short page, so that an article *about* 404 errors or a shop with a login box in its
 //! header stays what it is.
 
-use dbce_dom::{Document, NodeKind};
+use dbce_dom::{Document, NodeKind, word_count};
 
 /// Which rule made a page an error page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -211,7 +211,7 @@ impl Evidence {
         if in_link {
             return;
         }
-        let words = text.split_whitespace().count() as u32;
+        let words = word_count(text) as u32;
         self.unlinked_words += words;
         if in_form {
             self.form_words += words;

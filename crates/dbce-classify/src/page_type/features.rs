@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
-use dbce_dom::{Document, NodeKind, NodeRef};
+use dbce_dom::{Document, NodeKind, NodeRef, word_count};
 use memchr::memmem;
 
 /// Names of the values [`page_type_features`] returns, in order. A [`super::PageTypeModel`]
@@ -396,7 +396,7 @@ impl DomShape {
         if context & within::BODY == 0 {
             return;
         }
-        let words = text.split_whitespace().count() as u32;
+        let words = word_count(text) as u32;
         self.words += words;
         for bit in 0..8 {
             if context & (1 << bit) != 0 {
