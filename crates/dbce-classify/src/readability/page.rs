@@ -2,6 +2,7 @@
 //! unlikely-candidate test, parent and subtree end, and the length of each text node.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
@@ -282,11 +283,12 @@ impl<'a> Page<'a> {
         // whether it is a `<pre>` or `<code>` (then: or inside one).
         let mut semantic_inside = Vec::with_capacity(n);
         let mut in_code = Vec::with_capacity(n);
+        let mut lists = ListsOf::default();
         for node in doc.nodes() {
             let name = node.name();
             semantic_inside.push(matches!(name, Some("main" | "article" | "math")));
             in_code.push(matches!(name, Some("pre" | "code")));
-            nodes.push(info(node, name, body == Some(node.id().get())));
+            nodes.push(info(node, name, body == Some(node.id().get()), &mut lists));
         }
         // Subtree ends, `<h2>`s and `<main>`, `<article>` or `<math>` inside, bottom-up.
         for i in (1..n).rev() {
@@ -332,8 +334,18 @@ impl<'a> Page<'a> {
     }
 }
 
-/// The facts of `node`, an element named `name` or another node (`None`).
-fn info(node: NodeRef<'_>, name: Option<&str>, is_body: bool) -> NodeInfo {
+/// The word lists ([`lists_in`]) of each `class` and `id` value met so far on a page: a page
+/// repeats a few values on many elements.
+type ListsOf<'a> = HashMap<&'a str, u8, foldhash::fast::FixedState>;
+
+/// The facts of `node`, an element named `name` or another node (`None`); `lists` keeps the
+/// word lists of the page's `class` and `id` values.
+fn info<'a>(
+    node: NodeRef<'a>,
+    name: Option<&str>,
+    is_body: bool,
+    lists: &mut ListsOf<'a>,
+) -> NodeInfo {
     let id = node.id().get();
     let mut info = NodeInfo {
         parent: node.parent().map_or(NONE, |p| p.id().get()),
@@ -363,12 +375,17 @@ fn info(node: NodeRef<'_>, name: Option<&str>, is_body: bool) -> NodeInfo {
         NodeKind::Element => {
             let name = name.unwrap_or_default();
             let attrs = Attrs::of(node);
-            let class = attrs.class.map_or(0, |class| lists_in(&lowercase(class)));
+            let mut lists_of = |value: &'a str| {
+                *lists
+                    .entry(value)
+                    .or_insert_with(|| lists_in(&lowercase(value)))
+            };
+            let class = attrs.class.map_or(0, &mut lists_of);
             // readability-lxml gives `<body>` the id `readabilityBody` before scoring.
             let id_attr = if is_body {
                 lists_in("readabilitybody")
             } else {
-                attrs.id.map_or(0, |id| lists_in(&lowercase(id)))
+                attrs.id.map_or(0, lists_of)
             };
             info.tag = Tag::of(name, attrs.input_type);
             info.class_weight = weight_of(class) + weight_of(id_attr);
