@@ -382,9 +382,9 @@ const PARAGRAPH_GAP_WORDS: u32 = 10;
 /// If `kept` and `blocks` differ in length.
 pub fn whole_paragraphs(doc: &Document, blocks: &[TextBlock], kept: &mut [bool]) {
     assert_eq!(blocks.len(), kept.len(), "one verdict per block");
-    // Per paragraph: its last kept block, the dropped blocks after it, and their words (more
-    // than the bound once one of them is mostly links).
-    let mut open: HashMap<NodeId, (Option<usize>, Vec<usize>, u32)> = HashMap::new();
+    // Per paragraph: its last kept block, and the words of its dropped blocks since (more than
+    // the bound once one of them is mostly links).
+    let mut open: HashMap<NodeId, (Option<usize>, u32)> = HashMap::new();
     for (i, block) in blocks.iter().enumerate() {
         let in_paragraph = doc
             .get(block.element)
@@ -392,9 +392,8 @@ pub fn whole_paragraphs(doc: &Document, blocks: &[TextBlock], kept: &mut [bool])
         if !in_paragraph {
             continue;
         }
-        let (last_kept, gap, words) = open.entry(block.element).or_default();
+        let (last_kept, words) = open.entry(block.element).or_default();
         if !kept[i] {
-            gap.push(i);
             *words += if block.link_density < 0.5 {
                 block.words
             } else {
@@ -402,13 +401,14 @@ pub fn whole_paragraphs(doc: &Document, blocks: &[TextBlock], kept: &mut [bool])
             };
             continue;
         }
-        if last_kept.is_some() && *words <= PARAGRAPH_GAP_WORDS {
-            for &g in gap.iter() {
-                kept[g] = true;
+        if let Some(last) = *last_kept
+            && *words <= PARAGRAPH_GAP_WORDS
+        {
+            for between in last + 1..i {
+                kept[between] |= blocks[between].element == block.element;
             }
         }
         *last_kept = Some(i);
-        gap.clear();
         *words = 0;
     }
 }
