@@ -94,22 +94,42 @@ impl PageTokens {
 }
 
 /// The words of `text` (maximal runs of non-whitespace) with their byte offsets: Python's
-/// `\S+` over a `str`, where whitespace is Unicode whitespace.
+/// `\S+` over a `str`, where whitespace is Unicode whitespace (`char::is_whitespace`).
 pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut rest = text;
-    let mut offset = 0;
+    let mut at = 0;
     std::iter::from_fn(move || {
-        let skip = rest.find(|c: char| !c.is_whitespace())?;
-        let start = offset + skip;
-        let word_rest = &rest[skip..];
-        let len = word_rest
-            .find(char::is_whitespace)
-            .unwrap_or(word_rest.len());
-        let word = &word_rest[..len];
-        rest = &word_rest[len..];
-        offset = start + len;
-        Some((start, word))
+        let start = next_where(text, at, false);
+        if start == text.len() {
+            return None;
+        }
+        at = next_where(text, start, true);
+        Some((start, &text[start..at]))
     })
+}
+
+/// The byte offset of the first character of `text` at or after `from` (a character boundary)
+/// whose `is_whitespace()` is `whitespace`, or `text.len()`. ASCII bytes are decided by
+/// themselves; only the other characters are decoded.
+fn next_where(text: &str, from: usize, whitespace: bool) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(&byte) = bytes.get(at) {
+        if byte.is_ascii() {
+            // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed,
+            // carriage return and space (`u8::is_ascii_whitespace` leaves out vertical tab).
+            if matches!(byte, b'\t'..=b'\r' | b' ') == whitespace {
+                return at;
+            }
+            at += 1;
+        } else {
+            let c = text[at..].chars().next().unwrap_or_default();
+            if c.is_whitespace() == whitespace {
+                return at;
+            }
+            at += c.len_utf8();
+        }
+    }
+    bytes.len()
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -126,6 +146,28 @@ mod tests {
         let found: Vec<_> = words("  Goodbye\u{a0}big\n World ").collect();
         assert_eq!(found, [(2, "Goodbye"), (11, "big"), (16, "World")]);
         assert_eq!(words(" \t ").count(), 0);
+    }
+
+    proptest::proptest! {
+        /// The byte scanner finds the words `char::is_whitespace` delimits, at their offsets.
+        #[test]
+        fn words_are_the_runs_char_is_whitespace_delimits(
+            text in "[ a\t\n\u{b}\u{c}\r\u{1c}\u{85}\u{a0}\u{2003}\u{3000}é€😀.]{0,40}",
+        ) {
+            let mut expected = Vec::new();
+            let mut start = None;
+            for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
+                match (c.is_whitespace(), start) {
+                    (true, Some(s)) => {
+                        expected.push((s, &text[s..at]));
+                        start = None;
+                    }
+                    (false, None) => start = Some(at),
+                    _ => {}
+                }
+            }
+            proptest::prop_assert_eq!(words(&text).collect::<Vec<_>>(), expected);
+        }
     }
 
     #[test]
