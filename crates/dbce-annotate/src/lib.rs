@@ -63,4 +63,4 @@ pub use pattern::{
 };
 pub use render::{RunLayout, annotated_html, content_text, decision_name, label_name};
 pub use teaser::keep_teaser_headlines;
-pub use tokens::{PageTokens, TokenPlace, WordId, words};
+pub use tokens::{PageTokens, TokenPlace, WordId};

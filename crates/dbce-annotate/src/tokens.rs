@@ -7,7 +7,7 @@
 //! the text node and the byte range within it. Words are hashed ([`WordId`]), so a matcher
 //! compares integers.
 
-use dbce_dom::{Document, NodeId, NodeKind};
+use dbce_dom::{Document, NodeId, NodeKind, words};
 
 /// A word as a 64-bit FNV-1a hash of its text: equal words get equal ids on every page, with
 /// no table to share between threads or tasks. Two different words of a page pair collide with
@@ -93,45 +93,6 @@ impl PageTokens {
     }
 }
 
-/// The words of `text` (maximal runs of non-whitespace) with their byte offsets: Python's
-/// `\S+` over a `str`, where whitespace is Unicode whitespace (`char::is_whitespace`).
-pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        let start = next_where(text, at, false);
-        if start == text.len() {
-            return None;
-        }
-        at = next_where(text, start, true);
-        Some((start, &text[start..at]))
-    })
-}
-
-/// The byte offset of the first character of `text` at or after `from` (a character boundary)
-/// whose `is_whitespace()` is `whitespace`, or `text.len()`. ASCII bytes are decided by
-/// themselves; only the other characters are decoded.
-fn next_where(text: &str, from: usize, whitespace: bool) -> usize {
-    let bytes = text.as_bytes();
-    let mut at = from;
-    while let Some(&byte) = bytes.get(at) {
-        if byte.is_ascii() {
-            // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed,
-            // carriage return and space (`u8::is_ascii_whitespace` leaves out vertical tab).
-            if matches!(byte, b'\t'..=b'\r' | b' ') == whitespace {
-                return at;
-            }
-            at += 1;
-        } else {
-            let c = text[at..].chars().next().unwrap_or_default();
-            if c.is_whitespace() == whitespace {
-                return at;
-            }
-            at += c.len_utf8();
-        }
-    }
-    bytes.len()
-}
-
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -140,35 +101,6 @@ fn to_u32(n: usize) -> u32 {
 mod tests {
     use super::*;
     use dbce_dom::SanitizeConfig;
-
-    #[test]
-    fn words_carry_offsets_and_split_on_unicode_whitespace() {
-        let found: Vec<_> = words("  Goodbye\u{a0}big\n World ").collect();
-        assert_eq!(found, [(2, "Goodbye"), (11, "big"), (16, "World")]);
-        assert_eq!(words(" \t ").count(), 0);
-    }
-
-    proptest::proptest! {
-        /// The byte scanner finds the words `char::is_whitespace` delimits, at their offsets.
-        #[test]
-        fn words_are_the_runs_char_is_whitespace_delimits(
-            text in "[ a\t\n\u{b}\u{c}\r\u{1c}\u{85}\u{a0}\u{2003}\u{3000}é€😀.]{0,40}",
-        ) {
-            let mut expected = Vec::new();
-            let mut start = None;
-            for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
-                match (c.is_whitespace(), start) {
-                    (true, Some(s)) => {
-                        expected.push((s, &text[s..at]));
-                        start = None;
-                    }
-                    (false, None) => start = Some(at),
-                    _ => {}
-                }
-            }
-            proptest::prop_assert_eq!(words(&text).collect::<Vec<_>>(), expected);
-        }
-    }
 
     #[test]
     fn tokens_are_body_words_in_document_order() {

@@ -70,6 +70,6 @@ pub use report::{ParseReport, Truncation};
 pub use rules::{CONSENT_DIALOGS, DropReason};
 pub use serialize::{escape_attr, escape_text};
 pub use text::{
-    TextLines, TextRun, TextRunId, TextRuns, is_block_element, is_preformatted, word_count,
+    TextLines, TextRun, TextRunId, TextRuns, is_block_element, is_preformatted, word_count, words,
 };
 pub use tokens::{DOCUMENT_NAME, TemplateTokens};

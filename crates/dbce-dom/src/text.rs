@@ -289,6 +289,43 @@ pub fn word_count(text: &str) -> usize {
     starts as usize + usize::from(bytes.first().is_some_and(|&b| !is_whitespace_byte(b)))
 }
 
+/// The words of `text` (maximal runs of non-whitespace) with their byte offsets: Python's
+/// `\S+` over a `str`, where whitespace is Unicode whitespace (`char::is_whitespace`).
+pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = next_where(text, at, false);
+        if start == text.len() {
+            return None;
+        }
+        at = next_where(text, start, true);
+        Some((start, &text[start..at]))
+    })
+}
+
+/// The byte offset of the first character of `text` at or after `from` (a character boundary)
+/// whose `is_whitespace()` is `whitespace`, or `text.len()`. ASCII bytes are decided by
+/// themselves; only the other characters are decoded.
+fn next_where(text: &str, from: usize, whitespace: bool) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(&byte) = bytes.get(at) {
+        if byte.is_ascii() {
+            if is_whitespace_byte(byte) == whitespace {
+                return at;
+            }
+            at += 1;
+        } else {
+            let c = text[at..].chars().next().unwrap_or_default();
+            if c.is_whitespace() == whitespace {
+                return at;
+            }
+            at += c.len_utf8();
+        }
+    }
+    bytes.len()
+}
+
 /// Whether an ASCII byte is a character `char::is_whitespace` accepts: tab, line feed,
 /// vertical tab, form feed, carriage return or space (`u8::is_ascii_whitespace` leaves out
 /// vertical tab).
@@ -300,7 +337,7 @@ fn is_whitespace_byte(b: u8) -> bool {
 mod tests {
     use proptest::prelude::*;
 
-    use super::word_count;
+    use super::{word_count, words};
     use crate::{Document, SanitizeConfig};
 
     proptest! {
@@ -309,6 +346,35 @@ mod tests {
         #[test]
         fn word_count_is_split_whitespace_count(text in "[ \t\n\u{b}\u{c}\r\u{1c}\u{85}\u{a0}a-c.]{0,40}") {
             prop_assert_eq!(word_count(&text), text.split_whitespace().count());
+        }
+    }
+
+    #[test]
+    fn words_carry_offsets_and_split_on_unicode_whitespace() {
+        let found: Vec<_> = words("  Goodbye\u{a0}big\n World ").collect();
+        assert_eq!(found, [(2, "Goodbye"), (11, "big"), (16, "World")]);
+        assert_eq!(words(" \t ").count(), 0);
+    }
+
+    proptest! {
+        /// The byte scanner finds the words `char::is_whitespace` delimits, at their offsets.
+        #[test]
+        fn words_are_the_runs_char_is_whitespace_delimits(
+            text in "[ a\t\n\u{b}\u{c}\r\u{1c}\u{85}\u{a0}\u{2003}\u{3000}é€😀.]{0,40}",
+        ) {
+            let mut expected = Vec::new();
+            let mut start = None;
+            for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
+                match (c.is_whitespace(), start) {
+                    (true, Some(s)) => {
+                        expected.push((s, &text[s..at]));
+                        start = None;
+                    }
+                    (false, None) => start = Some(at),
+                    _ => {}
+                }
+            }
+            prop_assert_eq!(words(&text).collect::<Vec<_>>(), expected);
         }
     }
 
