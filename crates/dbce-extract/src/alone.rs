@@ -93,7 +93,7 @@ pub fn extract_page(html: &str, url: &str, config: &Config) -> Result<ExtractedP
     let doc = Document::parse(html, &config.sanitize)?;
     let guess = PageTypeModel::built_in().classify(&doc, url, html);
     let annotate = &config.annotate;
-    let single_page = single_page_method(annotate, guess.page_type);
+    let single_page = single_page_method(annotate, guess);
     let tokens = PageTokens::read(&doc);
     let (mut runs, layout, decided_by) =
         single_page_draft(&doc, &tokens, single_page, guess, annotate.method);

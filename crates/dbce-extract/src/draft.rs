@@ -129,7 +129,7 @@ impl PageAnnotator<'_> {
         let tokens = PageTokens::read(doc);
         let method = self.config.method;
         let page_type = self.page_types[index];
-        let single_page = single_page_method(self.config, page_type.page_type);
+        let single_page = single_page_method(self.config, page_type);
         // A cross member that could not be read back is left out of the cross.
         let planned = self.crosses[index]
             .as_ref()
@@ -396,14 +396,62 @@ pub(crate) fn settle_page(
     }
 }
 
-/// The single-page classifier for a page of type `page_type`: `annotate.single-page`, or
-/// `annotate.single-page-beyond-articles` (when set) for a page that is not an article.
+/// The single-page classifier for a page typed `guess`: `annotate.single-page` for an
+/// article, `annotate.single-page-beyond-articles` (when set) for a page of another type or an
+/// article typed with less confidence than `annotate.article-confidence`.
 pub(crate) fn single_page_method(
     config: &AnnotateConfig,
-    page_type: PageType,
+    guess: PageTypeGuess,
 ) -> &SinglePageMethod {
+    let article =
+        guess.page_type == PageType::Article && guess.confidence >= config.article_confidence;
     match &config.single_page_beyond_articles {
-        Some(other) if page_type != PageType::Article => other,
+        Some(other) if !article => other,
         _ => &config.single_page,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guess(page_type: PageType, confidence: f32) -> PageTypeGuess {
+        PageTypeGuess {
+            page_type,
+            confidence,
+        }
+    }
+
+    #[test]
+    fn only_articles_typed_with_confidence_take_the_article_route() {
+        let config = AnnotateConfig::default();
+        let article = &config.single_page;
+        let beyond = config.single_page_beyond_articles.as_ref().unwrap();
+        assert_ne!(article, beyond);
+        let sure = config.article_confidence;
+        assert_eq!(
+            single_page_method(&config, guess(PageType::Article, sure)),
+            article
+        );
+        assert_eq!(
+            single_page_method(&config, guess(PageType::Article, 0.99)),
+            article
+        );
+        assert_eq!(
+            single_page_method(&config, guess(PageType::Article, sure - 0.01)),
+            beyond
+        );
+        assert_eq!(
+            single_page_method(&config, guess(PageType::Forum, 0.99)),
+            beyond
+        );
+        // Without a route beyond articles every page takes the article route.
+        let one_route = AnnotateConfig {
+            single_page_beyond_articles: None,
+            ..AnnotateConfig::default()
+        };
+        for g in [guess(PageType::Article, 0.1), guess(PageType::Listing, 0.9)] {
+            assert_eq!(single_page_method(&one_route, g), &one_route.single_page);
+        }
     }
 }
