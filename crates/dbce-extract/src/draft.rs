@@ -415,15 +415,12 @@ pub(crate) fn single_page_method(
 mod tests {
     use super::*;
 
-    fn guess(page_type: PageType, confidence: f32) -> PageTypeGuess {
-        PageTypeGuess {
-            page_type,
-            confidence,
-        }
-    }
-
     #[test]
     fn only_articles_typed_with_confidence_take_the_article_route() {
+        let guess = |page_type, confidence| PageTypeGuess {
+            page_type,
+            confidence,
+        };
         let config = AnnotateConfig::default();
         let article = &config.single_page;
         let beyond = config.single_page_beyond_articles.as_ref().unwrap();
