@@ -81,9 +81,9 @@ pub struct AnnotateConfig {
     /// l3s-gn1 by 0.022, and costs the readability set 0.013 (`docs/single-page.md`).
     #[serde(with = "single_page_name")]
     pub single_page: SinglePageMethod,
-    /// The single-page classifier of pages whose type (`page_type`) is not `article`, or is
-    /// `article` with a confidence below `article-confidence`, in place of `single-page`; `none`
-    /// uses `single-page` for every page. By default, `blocks` (the
+    /// The single-page classifier of pages whose type (`page_type`) is not `article` (and of
+    /// pages alone typed `article` with a confidence below `article-confidence`), in place of
+    /// `single-page`; `none` uses `single-page` for every page. By default, `blocks` (the
     /// learned block classifier at 0.3, and for a page alone at 0.3 of the page's highest
     /// probability: held out on wcxb-dev it lifts pages of every other type by 0.11–0.32 over
     /// Readability, `docs/single-page.md`).
@@ -91,12 +91,14 @@ pub struct AnnotateConfig {
     // configuration file that leaves the setting out.
     #[serde(with = "optional_single_page_name")]
     pub single_page_beyond_articles: Option<SinglePageMethod>,
-    /// A page typed `article` with a confidence below this takes `single-page-beyond-articles`
-    /// too: when the page-type model is unsure, the article route's high thresholds would drop
-    /// the items of a listing or the sections of a service page it took for an article. By
-    /// default, 0.45, the median of the choices made inside the training folds (15: five site
-    /// folds, three seeds); held out it lifts wcxb-dev by 0.003 (listings by 0.03) and moves
-    /// the older news sets by at most 0.002 (`docs/single-page.md`).
+    /// A page classified alone (without a cross) and typed `article` with a confidence below
+    /// this takes `single-page-beyond-articles` too: when the page-type model is unsure, the
+    /// article route's high thresholds would drop the items of a listing or the sections of a
+    /// service page it took for an article. In a cross the page's type alone picks the
+    /// single-page evidence. By default, 0.45, the median of the choices made inside the
+    /// training folds (15: five site folds, three seeds); held out it lifts wcxb-dev by 0.003
+    /// (listings by 0.03) and moves the older news sets by at most 0.002
+    /// (`docs/single-page.md`).
     pub article_confidence: f32,
     /// Partners poorer than this (estimated Jaccard similarity of template tokens) are not
     /// taken into a cross; a page left without one is classified alone, by the single-page

@@ -15,7 +15,7 @@ use serde::Serialize;
 use dbce_config::{Config, ConfigError};
 use dbce_learn::judge::Route;
 
-use crate::draft::{settle_page, single_page_draft, single_page_method};
+use crate::draft::{Setting, settle_page, single_page_draft, single_page_method};
 use crate::record::EmptyReason;
 
 /// Why a page could not be extracted.
@@ -93,7 +93,7 @@ pub fn extract_page(html: &str, url: &str, config: &Config) -> Result<ExtractedP
     let doc = Document::parse(html, &config.sanitize)?;
     let guess = PageTypeModel::built_in().classify(&doc, url, html);
     let annotate = &config.annotate;
-    let single_page = single_page_method(annotate, guess);
+    let single_page = single_page_method(annotate, guess, Setting::Alone);
     let tokens = PageTokens::read(&doc);
     let (mut runs, layout, decided_by) =
         single_page_draft(&doc, &tokens, single_page, guess, annotate.method);

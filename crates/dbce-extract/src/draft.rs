@@ -129,7 +129,6 @@ impl PageAnnotator<'_> {
         let tokens = PageTokens::read(doc);
         let method = self.config.method;
         let page_type = self.page_types[index];
-        let single_page = single_page_method(self.config, page_type);
         // A cross member that could not be read back is left out of the cross.
         let planned = self.crosses[index]
             .as_ref()
@@ -140,6 +139,7 @@ impl PageAnnotator<'_> {
             });
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
+            let single_page = single_page_method(self.config, page_type, Setting::Alone);
             let (runs, layout, decided_by) =
                 single_page_draft(doc, &tokens, single_page, page_type, method);
             return Draft {
@@ -156,7 +156,7 @@ impl PageAnnotator<'_> {
         };
         // Beside the diff, the single-page verdicts are evidence the judge and the run model
         // were trained on: without the bar relative to the page's best block.
-        let single_page = &single_page.in_cross();
+        let single_page = &single_page_method(self.config, page_type, Setting::Cross).in_cross();
         let member_words: Vec<(CrossRole, &[WordId])> = cross
             .members()
             .into_iter()
@@ -396,15 +396,27 @@ pub(crate) fn settle_page(
     }
 }
 
+/// Where a page's single-page verdicts are used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Setting {
+    /// The page is classified alone: the verdicts are its text.
+    Alone,
+    /// The verdicts are evidence beside the diff of the page's cross.
+    Cross,
+}
+
 /// The single-page classifier for a page typed `guess`: `annotate.single-page` for an
-/// article, `annotate.single-page-beyond-articles` (when set) for a page of another type or an
-/// article typed with less confidence than `annotate.article-confidence`.
+/// article, `annotate.single-page-beyond-articles` (when set) for a page of another type and,
+/// for a page classified alone, an article typed with less confidence than
+/// `annotate.article-confidence`. In a cross the type alone decides: there the gate cost the
+/// generated crawls up to 0.005 and l3s-gn1's cross pages 0.002 (`docs/single-page.md`).
 pub(crate) fn single_page_method(
     config: &AnnotateConfig,
     guess: PageTypeGuess,
+    setting: Setting,
 ) -> &SinglePageMethod {
-    let article =
-        guess.page_type == PageType::Article && guess.confidence >= config.article_confidence;
+    let article = guess.page_type == PageType::Article
+        && (setting == Setting::Cross || guess.confidence >= config.article_confidence);
     match &config.single_page_beyond_articles {
         Some(other) if !article => other,
         _ => &config.single_page,
@@ -426,29 +438,27 @@ mod tests {
         let beyond = config.single_page_beyond_articles.as_ref().unwrap();
         assert_ne!(article, beyond);
         let sure = config.article_confidence;
-        assert_eq!(
-            single_page_method(&config, guess(PageType::Article, sure)),
-            article
-        );
-        assert_eq!(
-            single_page_method(&config, guess(PageType::Article, 0.99)),
-            article
-        );
-        assert_eq!(
-            single_page_method(&config, guess(PageType::Article, sure - 0.01)),
-            beyond
-        );
-        assert_eq!(
-            single_page_method(&config, guess(PageType::Forum, 0.99)),
-            beyond
-        );
+        let alone = |g| single_page_method(&config, g, Setting::Alone);
+        let cross = |g| single_page_method(&config, g, Setting::Cross);
+        assert_eq!(alone(guess(PageType::Article, sure)), article);
+        assert_eq!(alone(guess(PageType::Article, 0.99)), article);
+        assert_eq!(alone(guess(PageType::Article, sure - 0.01)), beyond);
+        assert_eq!(alone(guess(PageType::Forum, 0.99)), beyond);
+        // In a cross the type alone decides.
+        assert_eq!(cross(guess(PageType::Article, sure - 0.01)), article);
+        assert_eq!(cross(guess(PageType::Forum, 0.99)), beyond);
         // Without a route beyond articles every page takes the article route.
         let one_route = AnnotateConfig {
             single_page_beyond_articles: None,
             ..AnnotateConfig::default()
         };
         for g in [guess(PageType::Article, 0.1), guess(PageType::Listing, 0.9)] {
-            assert_eq!(single_page_method(&one_route, g), &one_route.single_page);
+            for setting in [Setting::Alone, Setting::Cross] {
+                assert_eq!(
+                    single_page_method(&one_route, g, setting),
+                    &one_route.single_page
+                );
+            }
         }
     }
 }
