@@ -20,23 +20,12 @@ F1 by the reference scorer (main_region.py's cached kernel; SCORER names score.p
 numpy (and numba for the scorer).
 """
 import argparse
-import json
 import sys
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from learners import Rows, check, set_last_resort  # noqa: E402
 from main_region import FOLDS, load, routed, table_row, weights  # noqa: E402
-
-
-def gated(pg, fixed, gate):
-    """Page `pg`'s verdicts under the shipped thresholds `fixed` and the article gate."""
-    if pg.typed == 'article' and pg.confidence < gate:
-        others, relative = fixed[2], fixed[3]
-        return (pg.p >= others) | (pg.p >= relative * pg.p.max()) if len(pg.p) else pg.p >= others
-    return routed(pg, pg.p, fixed)
 
 
 def main():
@@ -50,26 +39,20 @@ def main():
     fixed = tuple(float(t) for t in args.fixed.split('/'))
     rows = Rows(args.rows)
     pages = load(args.pages, 'site folds', args.pages)
-    confidence = {}
-    with open(args.pages) as lines:
-        for line in lines:
-            row = json.loads(line)
-            confidence[row['dataset'], row['id']] = row['held_out_confidence']
     for pg in pages:
         pg.key = (pg.dataset, pg.id)
-        pg.confidence = confidence[pg.key]
     check(rows, pages)
     set_last_resort(rows, pages)
     print('| gate | wcxb-dev all | article | collection | doc. | forum | listing | product '
           '| service | cleanportaleval | l3s-gn1 | readability | scrapinghub |')
     print('| --- ' * 13 + '|')
     for gate in gates:
-        verdicts = {pg.key: gated(pg, fixed, gate) for pg in pages}
+        verdicts = {pg.key: routed(pg, pg.p, fixed, gate) for pg in pages}
         print(table_row(f'{gate}', pages, verdicts), flush=True)
 
     def best(subset):
         w = weights(subset)
-        return max(gates, key=lambda g: sum(wi * pg.f1(gated(pg, fixed, g)) for wi, pg in zip(w, subset)))
+        return max(gates, key=lambda g: sum(wi * pg.f1(routed(pg, pg.p, fixed, g)) for wi, pg in zip(w, subset)))
 
     verdicts, choices = {}, []
     for f in range(FOLDS):
@@ -77,7 +60,7 @@ def main():
         choices.append(gate)
         for pg in pages:
             if pg.fold == f:
-                verdicts[pg.key] = gated(pg, fixed, gate)
+                verdicts[pg.key] = routed(pg, pg.p, fixed, gate)
     print(table_row(f'chosen in the folds {choices}, on all pages {best(pages)}', pages, verdicts))
 
 

@@ -62,9 +62,11 @@ def fnv(text):
 class Page:
     """One page: its held-out probabilities, its blocks' sentences encoded once, F1 cache."""
 
-    def __init__(self, row, probabilities, held_out_type, split=False):
+    def __init__(self, row, probabilities, held_out_type, split=False, confidence=None):
         self.dataset, self.id = row['dataset'], row['id']
         self.kind, self.typed = row['page_type'], held_out_type
+        # The page-type model's confidence in `typed` (annotate.article-confidence reads it).
+        self.confidence = confidence
         self.fold = fnv(row['group']) % FOLDS
         self.p = np.array(row['probabilities'][probabilities], np.float64)
         self.kept = np.array(row['readability'], bool)
@@ -226,17 +228,18 @@ def load(path, probabilities, types_path, split=False):
         with open(types_path) as lines:
             for line in lines:
                 row = json.loads(line)
-                types[row['dataset'], row['id']] = row['held_out_type']
+                types[row['dataset'], row['id']] = row['held_out_type'], row['held_out_confidence']
     pages = []
     with open(path) as lines:
         for line in lines:
             row = json.loads(line)
-            typed = types.get((row['dataset'], row['id']), row.get('held_out_type'))
+            typed, confidence = types.get((row['dataset'], row['id']),
+                                          (row.get('held_out_type'), row.get('held_out_confidence')))
             if probabilities == 'in-sample':
-                typed = row['guessed_type']
+                typed, confidence = row['guessed_type'], row['guessed_confidence']
             if typed is None or probabilities not in row['probabilities']:
                 continue
-            pages.append(Page(row, probabilities, typed, split))
+            pages.append(Page(row, probabilities, typed, split, confidence))
     return pages
 
 
@@ -249,14 +252,15 @@ def check(pages):
     print('check: the cached scorer agrees with rouge_lsum', file=sys.stderr)
 
 
-def routed(pg, p, s):
+def routed(pg, p, s, gate=0.0):
     """The shipped route's verdicts on page `pg`'s blocks of probabilities `p` under thresholds
     `s` = (anchor, outside, others[, relative]): pages typed `article` keep Readability's blocks
     at `anchor` and others at `outside`, the other types every block at `others` and, with
     `relative`, every block at `relative` times the page's highest probability
-    (`LearnedBlocks::relative_to_best`)."""
+    (`LearnedBlocks::relative_to_best`). Pages typed `article` with a confidence below `gate`
+    take the other types' route (`annotate.article-confidence`, a page alone)."""
     anchor, outside, others = s[:3]
-    if pg.typed == 'article':
+    if pg.typed == 'article' and (not gate or pg.confidence >= gate):
         return np.where(pg.kept, p >= anchor, p >= outside)
     if len(s) > 3 and s[3] > 0 and len(p):
         return (p >= others) | (p >= s[3] * p.max())
