@@ -24,8 +24,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learners import Rows, check, set_last_resort  # noqa: E402
-from main_region import FOLDS, load, routed, table_row, weights  # noqa: E402
+from learners import checked_pages  # noqa: E402
+from main_region import FOLDS, routed, table_row, weights  # noqa: E402
 
 
 def main():
@@ -37,12 +37,7 @@ def main():
     args = parser.parse_args()
     gates = [float(g) for g in args.gates.split(',')]
     fixed = tuple(float(t) for t in args.fixed.split('/'))
-    rows = Rows(args.rows)
-    pages = load(args.pages, 'site folds', args.pages)
-    for pg in pages:
-        pg.key = (pg.dataset, pg.id)
-    check(rows, pages)
-    set_last_resort(rows, pages)
+    rows, pages = checked_pages(args.rows, args.pages, args.pages)
     print('| gate | wcxb-dev all | article | collection | doc. | forum | listing | product '
           '| service | cleanportaleval | l3s-gn1 | readability | scrapinghub |')
     print('| --- ' * 13 + '|')

@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learners import Rows, check, per_page, set_last_resort  # noqa: E402
-from main_region import load, routed, table_row  # noqa: E402
+from learners import checked_pages, per_page  # noqa: E402
+from main_region import routed, table_row  # noqa: E402
 
 
 def groups_of(rows, start, end, max_up):
@@ -71,12 +71,7 @@ def main():
     parser.add_argument('--fixed', default='0.5/0.55/0.3/0.3')
     args = parser.parse_args()
     fixed = tuple(float(t) for t in args.fixed.split('/'))
-    rows = Rows(args.rows)
-    pages = load(args.pages, 'site folds', args.pages)
-    for pg in pages:
-        pg.key = (pg.dataset, pg.id)
-    check(rows, pages)
-    set_last_resort(rows, pages)
+    rows, pages = checked_pages(args.rows, args.pages, args.pages)
     p = np.zeros(len(rows.y))
     for pg in pages:
         start, end = rows.span.get(pg.key, (0, 0))

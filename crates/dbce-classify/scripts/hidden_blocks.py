@@ -35,8 +35,8 @@ import lxml.html
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learners import Rows, check, set_last_resort  # noqa: E402
-from main_region import TYPES, load, routed  # noqa: E402
+from learners import checked_pages  # noqa: E402
+from main_region import TYPES, routed  # noqa: E402
 
 WHITESPACE = re.compile(r'\s+')
 SCREEN_READER = {'sr-only', 'visually-hidden', 'screen-reader-text'}
@@ -96,12 +96,7 @@ def main():
     parser.add_argument('--fixed', default='0.5/0.55/0.3/0.3')
     args = parser.parse_args()
     fixed = tuple(float(t) for t in args.fixed.split('/'))
-    rows = Rows(args.rows)
-    pages = load(args.pages, 'site folds', None)
-    for pg in pages:
-        pg.key = (pg.dataset, pg.id)
-    check(rows, pages)
-    set_last_resort(rows, pages)
+    rows, pages = checked_pages(args.rows, args.pages, None)
     pages = [pg for pg in pages if pg.dataset == 'wcxb']
     print('| kind | hidden blocks | of them content | ' + ' | '.join(['wcxb-dev'] + TYPES) + ' |')
     print('| --- | ---: | ---: | ' + ' | '.join(['---:'] * (len(TYPES) + 1)) + ' |')

@@ -340,6 +340,19 @@ def set_last_resort(rows, pages):
         pg.last_resort = best
 
 
+def checked_pages(rows_path, pages_path, types_path):
+    """The rows of ROWS_CSV `rows_path` and the pages of PAGES_JSONL `pages_path` (their
+    `site folds` probabilities, typed by `types_path` as main_region.load types them), each
+    page keyed by (dataset, id), checked against the rows and given its last resort."""
+    rows = Rows(rows_path)
+    pages = load(pages_path, 'site folds', types_path)
+    for pg in pages:
+        pg.key = (pg.dataset, pg.id)
+    check(rows, pages)
+    set_last_resort(rows, pages)
+    return rows, pages
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('rows')
