@@ -34,9 +34,13 @@ impl Document {
     /// are dropped with their content, and a few more elements are (see
     /// [`crate::DropReason`]).
     ///
-    /// A page whose body shows no words once `<noscript>` is dropped, but had some `<noscript>`,
-    /// is parsed again as a browser without scripting shows it, `<noscript>` content kept: some
-    /// sites (Discourse forums among them) serve their whole content there to crawlers.
+    /// A page whose body shows fewer than 50 words once `<noscript>` is dropped, but
+    /// had some `<noscript>`, is parsed again as a browser without scripting shows it,
+    /// `<noscript>` content kept: some sites (Discourse and Flarum forums among them) serve
+    /// their whole content there to crawlers, and script the page a browser shows, down to a
+    /// header line or a "Loading". The second parse is the page when it shows at least 50
+    /// words and twice those of the first (always when the first shows none), so that a short
+    /// page's "Please enable JavaScript" stays out.
     ///
     /// Malformed HTML is repaired as a browser would. Two limits of `config` truncate the page
     /// rather than refuse it, and [`ParseReport::truncated`] says which: an input longer than
@@ -61,11 +65,28 @@ pub(crate) fn parse_document<P: Driver>(
     config: &SanitizeConfig,
 ) -> Result<Document, DomError> {
     let doc = parse_with::<P>(html, config, false)?;
-    if doc.report().dropped(DropReason::Noscript) > 0 && !doc.shows_words() {
-        return parse_with::<P>(html, config, true);
+    if doc.report().dropped(DropReason::Noscript) == 0 {
+        return Ok(doc);
+    }
+    let shown = doc.shown_words(FEW_WORDS);
+    if shown >= FEW_WORDS {
+        return Ok(doc);
+    }
+    let without_scripting = parse_with::<P>(html, config, true)?;
+    let enough = if shown == 0 {
+        0
+    } else {
+        FEW_WORDS.max(2 * shown)
+    };
+    if without_scripting.shown_words(enough) >= enough {
+        return Ok(without_scripting);
     }
     Ok(doc)
 }
+
+/// Fewer words than this in a body are a scripted page's shell (a site name, a menu, a
+/// "Loading"), not its content: [`Document::parse`] reads its `<noscript>` content then.
+pub(crate) const FEW_WORDS: usize = 50;
 
 /// A tokenizer feeding html5ever's tree builder over [`Sink`], fed the input in chunks.
 pub(crate) trait Driver {
@@ -220,6 +241,31 @@ mod tests {
         assert!(text.contains("Visible story"));
         assert!(!text.contains("Enable JavaScript"), "{text}");
         assert_eq!(doc.report().dropped(DropReason::Noscript), 1);
+    }
+
+    #[test]
+    fn a_scripted_shell_with_a_few_words_is_read_from_its_noscript_content() {
+        let post = "I am just getting back in to using this after a few years away. ";
+        let shell = |shown: &str, noscript: &str| {
+            format!(
+                "<body><header><h1>{shown}</h1></header><div id=app></div>\
+                 <noscript><div class=post><p>{noscript}</p></div></noscript></body>"
+            )
+        };
+        // A forum's header line and its thread in <noscript>, as Discourse serves it.
+        let forum = shell("Community Forums", &post.repeat(20));
+        let doc = Document::parse(&forum, &config()).unwrap();
+        assert!(body_text(&doc).contains("getting back in"));
+        assert!(body_text(&doc).contains("Community Forums"));
+        // A short page with a note for browsers without scripting keeps its own words only.
+        let short = shell(&post.repeat(3), "Please enable JavaScript to use all features");
+        let doc = Document::parse(&short, &config()).unwrap();
+        assert!(!body_text(&doc).contains("enable JavaScript"));
+        assert_eq!(doc.report().dropped(DropReason::Noscript), 1);
+        // A page that shows FEW_WORDS words is never parsed again, whatever <noscript> holds.
+        let long = shell(&"word ".repeat(FEW_WORDS), &post.repeat(20));
+        let doc = Document::parse(&long, &config()).unwrap();
+        assert!(!body_text(&doc).contains("getting back in"));
     }
 
     #[test]
