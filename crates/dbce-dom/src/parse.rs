@@ -258,7 +258,10 @@ mod tests {
         assert!(body_text(&doc).contains("getting back in"));
         assert!(body_text(&doc).contains("Community Forums"));
         // A short page with a note for browsers without scripting keeps its own words only.
-        let short = shell(&post.repeat(3), "Please enable JavaScript to use all features");
+        let short = shell(
+            &post.repeat(3),
+            "Please enable JavaScript to use all features",
+        );
         let doc = Document::parse(&short, &config()).unwrap();
         assert!(!body_text(&doc).contains("enable JavaScript"));
         assert_eq!(doc.report().dropped(DropReason::Noscript), 1);
