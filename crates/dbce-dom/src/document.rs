@@ -67,24 +67,6 @@ impl Document {
             .find(|n| n.is_element("body") || n.is_element("frameset"))
     }
 
-    /// The words of the body's (or frameset's) text nodes ([`crate::text::word_count`] of
-    /// each), counted up to `most`: the answer is `most` for a body with at least that many.
-    pub(crate) fn shown_words(&self, most: usize) -> usize {
-        let Some(body) = self.body() else {
-            return 0;
-        };
-        let mut words = 0;
-        for id in body.id().get() + 1..body.end() {
-            if let Some(text) = self.get(NodeId::new(id)).and_then(NodeRef::text) {
-                words += crate::text::word_count(text);
-                if words >= most {
-                    return most;
-                }
-            }
-        }
-        words
-    }
-
     /// What sanitising dropped, unwrapped and repaired.
     pub fn report(&self) -> &ParseReport {
         &self.report

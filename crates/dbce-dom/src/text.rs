@@ -193,6 +193,24 @@ impl Document {
         }
         out.finish()
     }
+
+    /// The words of the body's (or frameset's) text nodes ([`word_count`] of
+    /// each), counted up to `most`: the answer is `most` for a body with at least that many.
+    pub(crate) fn shown_words(&self, most: usize) -> usize {
+        let Some(body) = self.body() else {
+            return 0;
+        };
+        let mut words = 0;
+        for id in body.id().get() + 1..body.end() {
+            if let Some(text) = self.get(NodeId::new(id)).and_then(NodeRef::text) {
+                words += word_count(text);
+                if words >= most {
+                    return most;
+                }
+            }
+        }
+        words
+    }
 }
 
 /// Whether elements of this name show their text's line breaks (`<pre>` and its obsolete
