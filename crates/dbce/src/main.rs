@@ -77,7 +77,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) if commands::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("dbce: error: {error:#}");
+            eprintln!("dbce: error: {}", commands::error_message(&error));
             ExitCode::from(2)
         }
     }

@@ -158,6 +158,21 @@ fn eval_refuses_a_peer_named_like_a_method() {
 }
 
 #[test]
+fn a_dataset_without_meta_jsonl_is_named_once_with_its_cause_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = dbce()
+        .args(["eval", "--methods", "t001"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("meta.jsonl"), "{stderr}");
+    assert_eq!(stderr.matches("meta.jsonl").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+}
+
+#[test]
 fn eval_archives_only_writes_the_dataset_warc_and_runs_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let output = dbce()
