@@ -31,9 +31,9 @@ mod rows;
 pub enum Learner {
     /// A random forest; each block is trained on as many times as its weight.
     Forest(ForestParams),
-    /// Gradient-boosted trees; each block weighs its weight in the loss. The rounds stop early
-    /// on the training pages of one sixth of their sites ([`stops_early_on`]), never on pages
-    /// held out.
+    /// Gradient-boosted trees; each block weighs its weight in the loss. The number of rounds
+    /// is chosen on the training pages, never on pages held out ([`boosting_rounds`]), and the
+    /// model is then trained on all of them.
     Boosted {
         /// The boosting's parameters.
         params: BoostParams,
@@ -635,15 +635,6 @@ fn fit(pages: &[Page], train: &[usize], training: &Training) -> Result<BlockMode
             equal_sites,
         } => {
             let weights = block_weights(pages, train, training, *equal_sites);
-            let (stop, grow): (Vec<usize>, Vec<usize>) = train
-                .iter()
-                .partition(|&&i| stops_early_on(&pages[i].group));
-            // Without pages of both kinds, every round is kept.
-            let (grow, stop) = if stop.is_empty() || grow.is_empty() {
-                (train.to_vec(), Vec::new())
-            } else {
-                (grow, stop)
-            };
             let gather = |at: &[usize]| {
                 let mut set = (Vec::new(), Vec::new(), Vec::new());
                 for &i in at {
@@ -653,17 +644,72 @@ fn fit(pages: &[Page], train: &[usize], training: &Training) -> Result<BlockMode
                 }
                 set
             };
-            let (grow, stop) = (gather(&grow), gather(&stop));
-            let validation = (!stop.1.is_empty()).then(|| weighted(&stop));
-            let boosted = BoostedTrees::fit(weighted(&grow), width, validation, params)
+            let rounds = boosting_rounds(pages, train, &gather, width, params)?;
+            let params = BoostParams {
+                max_rounds: rounds,
+                ..*params
+            };
+            let boosted = BoostedTrees::fit(weighted(&gather(train)), width, None, &params)
                 .map_err(dbce_classify::ModelError::from)?;
             Ok(BlockModel::new(BlockClassifier::Boosted(boosted))?)
         }
     }
 }
 
+/// Rows, labels and weights of some pages, as the boosting takes them.
+type Gathered = (Vec<f32>, Vec<bool>, Vec<f32>);
+
+/// How many rounds the boosting of the pages at `train` runs: the median, over the
+/// [`STOP_DRAWS`] draws of a sixth of their sites ([`stop_draw`]), of the round with the lowest
+/// validation loss on that sixth when trained on the rest, each draw with its own seed. One
+/// draw's best round moves with the seed and the sites drawn (153 to 309 trees on the same
+/// pages); their median moves far less. Without pages of two draws, every round is kept.
+fn boosting_rounds(
+    pages: &[Page],
+    train: &[usize],
+    gather: &(dyn Fn(&[usize]) -> Gathered + Sync),
+    width: usize,
+    params: &BoostParams,
+) -> Result<u32, TrainError> {
+    let mut rounds = (0..STOP_DRAWS)
+        .into_par_iter()
+        .filter_map(|draw| {
+            let (stop, grow): (Vec<usize>, Vec<usize>) = train
+                .iter()
+                .partition(|&&i| stop_draw(&pages[i].group) == draw);
+            if stop.is_empty() || grow.is_empty() {
+                return None;
+            }
+            let params = BoostParams {
+                seed: params.seed.wrapping_add(draw + 1),
+                ..*params
+            };
+            let (grow, stop) = (gather(&grow), gather(&stop));
+            Some(
+                BoostedTrees::fit(weighted(&grow), width, Some(weighted(&stop)), &params)
+                    .map(|model| model.n_trees()),
+            )
+        })
+        .collect::<Result<Vec<usize>, _>>()
+        .map_err(dbce_classify::ModelError::from)?;
+    if rounds.is_empty() {
+        return Ok(params.max_rounds);
+    }
+    rounds.sort_unstable();
+    let middle = rounds.len() / 2;
+    let median = if rounds.len() % 2 == 0 {
+        (rounds[middle - 1] + rounds[middle]).div_ceil(2)
+    } else {
+        rounds[middle]
+    };
+    Ok(u32::try_from(median).unwrap_or(params.max_rounds))
+}
+
+/// Draws of a sixth of the sites that [`boosting_rounds`] stops the boosting on.
+const STOP_DRAWS: u64 = 6;
+
 /// Rows, labels and weights gathered for the boosting, as it takes them.
-fn weighted((features, labels, weights): &(Vec<f32>, Vec<bool>, Vec<f32>)) -> WeightedRows<'_> {
+fn weighted((features, labels, weights): &Gathered) -> WeightedRows<'_> {
     WeightedRows {
         features,
         labels,
@@ -671,10 +717,10 @@ fn weighted((features, labels, weights): &(Vec<f32>, Vec<bool>, Vec<f32>)) -> We
     }
 }
 
-/// Whether the boosting stops early on the pages of site `group` rather than training on
-/// them: one site in six, by the high half of the site's hash (folds take its remainder).
-pub fn stops_early_on(group: &str) -> bool {
-    (fnv(group) >> 32).is_multiple_of(6)
+/// Which of the [`STOP_DRAWS`] sixths of the sites `group` is in, by the high half of the
+/// site's hash (folds take its remainder, so each draw spreads over the folds).
+fn stop_draw(group: &str) -> u64 {
+    (fnv(group) >> 32) % STOP_DRAWS
 }
 
 /// Each block's weight on the pages at `train` (its copies, [`block_copies`]), by page;
@@ -1041,14 +1087,81 @@ mod tests {
     }
 
     #[test]
-    fn about_a_sixth_of_the_sites_stop_the_boosting_whatever_their_fold() {
+    fn each_draw_stops_the_boosting_on_a_sixth_of_the_sites_whatever_their_fold() {
         let sites: Vec<String> = (0..3000).map(|i| format!("site{i}.example")).collect();
-        let stopping: Vec<&String> = sites.iter().filter(|s| stops_early_on(s)).collect();
-        assert!((400..600).contains(&stopping.len()), "{}", stopping.len());
-        for fold in 0..5 {
-            let in_fold = stopping.iter().filter(|s| site_fold(s, 5) == fold).count();
-            assert!((60..140).contains(&in_fold), "fold {fold}: {in_fold}");
+        for draw in 0..STOP_DRAWS {
+            let stopping: Vec<&String> = sites.iter().filter(|s| stop_draw(s) == draw).collect();
+            assert!((400..600).contains(&stopping.len()), "{}", stopping.len());
+            for fold in 0..5 {
+                let in_fold = stopping.iter().filter(|s| site_fold(s, 5) == fold).count();
+                assert!(
+                    (60..140).contains(&in_fold),
+                    "draw {draw}, fold {fold}: {in_fold}"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn the_rounds_are_the_median_of_the_draws_and_all_of_them_without_two_draws() {
+        // One block per page, one feature: content above 0.5, with one label in four flipped.
+        let mut pages: Vec<Page> = (0..240)
+            .map(|i| {
+                let mut page = page(0, &format!("site{i}.example"), 1);
+                let x = (i * 37 % 240) as f32 / 240.0;
+                page.rows = vec![x];
+                page.labels = vec![(x > 0.5) != (i % 4 == 0)];
+                page
+            })
+            .collect();
+        let gather = |pages: &[Page], at: &[usize]| -> Gathered {
+            let mut set = (Vec::new(), Vec::new(), Vec::new());
+            for &i in at {
+                set.0.extend_from_slice(&pages[i].rows);
+                set.1.extend_from_slice(&pages[i].labels);
+                set.2.push(1.0);
+            }
+            set
+        };
+        let params = BoostParams {
+            max_rounds: 300,
+            min_rows_leaf: 5,
+            patience: 10,
+            feature_fraction: 1.0,
+            ..BoostParams::default()
+        };
+        let all: Vec<usize> = (0..pages.len()).collect();
+        let rounds = |pages: &[Page]| {
+            boosting_rounds(pages, &all, &|at| gather(pages, at), 1, &params).unwrap()
+        };
+        let chosen = rounds(&pages);
+        // Noisy labels stop every draw long before 300 rounds.
+        assert!((1..100).contains(&chosen), "{chosen}");
+        let mut each: Vec<usize> = (0..STOP_DRAWS)
+            .map(|draw| {
+                let (stop, grow): (Vec<usize>, Vec<usize>) = all
+                    .iter()
+                    .partition(|&&i| stop_draw(&pages[i].group) == draw);
+                let (grow, stop) = (gather(&pages, &grow), gather(&pages, &stop));
+                let params = BoostParams {
+                    seed: draw + 1,
+                    ..params
+                };
+                BoostedTrees::fit(weighted(&grow), 1, Some(weighted(&stop)), &params)
+                    .unwrap()
+                    .n_trees()
+            })
+            .collect();
+        each.sort_unstable();
+        assert!(
+            each[2] as u32 <= chosen && chosen <= each[3] as u32,
+            "{each:?} {chosen}"
+        );
+        // Every page on one site: no draw has pages to stop on and pages to grow on.
+        for page in &mut pages {
+            page.group = "one.example".into();
+        }
+        assert_eq!(rounds(&pages), 300);
     }
 
     #[test]

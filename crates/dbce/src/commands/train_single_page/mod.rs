@@ -108,9 +108,10 @@ pub(crate) struct Args {
     /// The learner: `forest` or `boosted` (the built-in model's: gradient-boosted trees of at
     /// most `--leaves` leaves and depth `--boost-depth`, leaves of at least `--boost-min-leaf`
     /// blocks, L2 `--l2`, learning rate `--learning-rate`, half the blocks per round and half
-    /// the features per tree, stopped after 30 rounds without a lower log loss on one sixth of
-    /// the training sites; each block weighs its word and dataset weight instead of being
-    /// repeated).
+    /// the features per tree; each block weighs its word and dataset weight instead of being
+    /// repeated; as many rounds as the median of six draws of a sixth of the training sites
+    /// has its lowest log loss at, trained on the rest and stopped after `--patience` rounds
+    /// without a lower one, and then trained on all training sites).
     #[arg(long, value_enum, default_value_t = LearnerKind::Forest)]
     learner: LearnerKind,
     /// With `--learner boosted`: spread each dataset's weight evenly over its sites (each
@@ -132,6 +133,10 @@ pub(crate) struct Args {
     /// With `--learner boosted`: each tree's leaf values are multiplied by it.
     #[arg(long, default_value_t = BoostParams::default().learning_rate)]
     learning_rate: f32,
+    /// With `--learner boosted`: rounds without a lower log loss on a draw's sixth of the
+    /// sites after which its boosting stops.
+    #[arg(long, default_value_t = BoostParams::default().patience)]
+    patience: u32,
 }
 
 /// The learners of `--learner`.
@@ -174,6 +179,7 @@ impl Args {
                     min_rows_leaf: self.boost_min_leaf,
                     l2: self.l2,
                     learning_rate: self.learning_rate,
+                    patience: self.patience,
                     seed: self.seed,
                     ..BoostParams::default()
                 },
