@@ -74,7 +74,7 @@ pub fn fallback_order(chosen: Route) -> Vec<Route> {
 
 /// The names of the values of a [`PageEvidence`] row, in order; a judge model records them and
 /// is refused by a build whose rows differ.
-pub const EVIDENCE_NAMES: [&str; 17] = [
+pub const EVIDENCE_NAMES: [&str; 18] = [
     "log-words",
     "unique-share",
     "invalid-share",
@@ -82,6 +82,7 @@ pub const EVIDENCE_NAMES: [&str; 17] = [
     "agree-share",
     "single-confirmed",
     "unique-confirmed",
+    "shared-kept-share",
     "unique-linked-share",
     "similarity-up",
     "similarity-down",
@@ -117,6 +118,8 @@ impl PageEvidence {
         let mut invalid = 0u32;
         let mut kept = 0u32;
         let mut agree = 0u32;
+        // Words the single-page classifier keeps although the diff finds them on the partners.
+        let mut shared_kept = 0u32;
         let mut unique_linked = 0u32;
         let mut unique_runs = 0u32;
         for (i, run) in runs.iter().enumerate() {
@@ -134,7 +137,11 @@ impl PageEvidence {
                     }
                 }
                 PatternClass::Invalid => invalid += w,
-                PatternClass::Boilerplate => {}
+                PatternClass::Boilerplate => {
+                    if single[i] {
+                        shared_kept += w;
+                    }
+                }
             }
             if single[i] {
                 kept += w;
@@ -158,6 +165,7 @@ impl PageEvidence {
             share(agree, words),
             share(agree, kept),
             share(agree, unique),
+            share(shared_kept, words),
             share(unique_linked, unique),
             similarity[0],
             similarity[1],
@@ -451,10 +459,11 @@ mod tests {
         assert_eq!(e[4], 6.0 / 20.0); // both keep run 0
         assert_eq!(e[5], 6.0 / 14.0);
         assert_eq!(e[6], 6.0 / 8.0);
-        assert_eq!(e[7], 2.0 / 8.0);
-        assert_eq!(&e[8..13], &[0.8, 0.0, 0.0, 0.0, 1.0]);
-        assert!((e[13] - 3f32.ln()).abs() < 1e-6);
-        assert_eq!(&e[14..], &[0.0, 0.0, 0.75]);
+        assert_eq!(e[7], 8.0 / 20.0); // single keeps run 2, which the partners share
+        assert_eq!(e[8], 2.0 / 8.0);
+        assert_eq!(&e[9..14], &[0.8, 0.0, 0.0, 0.0, 1.0]);
+        assert!((e[14] - 3f32.ln()).abs() < 1e-6);
+        assert_eq!(&e[15..], &[0.0, 0.0, 0.75]);
     }
 
     #[test]
