@@ -14,6 +14,8 @@
 //!
 //! It is a random forest per route, trained offline on pages with ground truth (`dbce train
 //! --judge`) to tell whether the route is among the page's best; the route most likely so wins.
+//! One case is decided before the forests: a page whose partners carry its text whole and which
+//! has no other capture in its cross ([`PageEvidence::is_copy`]) goes to [`Route::Single`].
 //! A route that yields no text never decides while another yields some ([`fallback_order`]).
 
 use std::path::Path;
@@ -99,7 +101,33 @@ pub const EVIDENCE_NAMES: [&str; 18] = [
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PageEvidence(pub [f32; EVIDENCE_NAMES.len()]);
 
+/// Where `unique-share`, `single-share`, `has-prev` and `has-next` are in a [`PageEvidence`].
+const UNIQUE_SHARE: usize = 1;
+const SINGLE_SHARE: usize = 3;
+const HAS_PREV: usize = 12;
+const HAS_NEXT: usize = 13;
+
+/// Below this share of its words unique to it, a page without another capture in its cross is
+/// a copy of its partners' text ([`PageEvidence::is_copy`]).
+pub const COPY_UNIQUE_SHARE: f32 = 0.05;
+
 impl PageEvidence {
+    /// Whether the page is a copy of its partners' text: less than [`COPY_UNIQUE_SHARE`] of its
+    /// words unique, no `prev` or `next` capture, and some text the single-page classifier keeps.
+    /// Other URLs that carry the whole page are one story published twice (a syndicated
+    /// article, a print view), not the template's other pages; what they share with it is its
+    /// content as much as its template, so the diff cannot tell them apart and the single-page
+    /// route decides. With other captures of the URL in the cross, the patterns already know
+    /// what is stable there, and the judge weighs them as usual. Held out on the development
+    /// sets it fires on a few pages, all of one story at several URLs (`docs/RESULTS.md`).
+    pub fn is_copy(&self) -> bool {
+        let e = &self.0;
+        e[UNIQUE_SHARE] < COPY_UNIQUE_SHARE
+            && e[SINGLE_SHARE] > 0.0
+            && e[HAS_PREV] == 0.0
+            && e[HAS_NEXT] == 0.0
+    }
+
     /// The evidence of a cross page: `runs` classified by the patterns, `single[i]` whether the
     /// single-page classifier keeps run `i`'s block, `linked[i]` whether run `i` lies in a link,
     /// the cross's members, the similarity of `up` and `down`, and the page's type (the
@@ -260,8 +288,12 @@ impl Judge {
             .collect()
     }
 
-    /// The route most likely among the page's best (the first of equals).
+    /// [`Route::Single`] for a copy of its partners' text ([`PageEvidence::is_copy`]), else
+    /// the route most likely among the page's best (the first of equals).
     pub fn choose(&self, evidence: &PageEvidence) -> Route {
+        if evidence.is_copy() {
+            return Route::Single;
+        }
         best_route(&self.scores(evidence))
     }
 }
@@ -464,6 +496,65 @@ mod tests {
         assert_eq!(&e[9..14], &[0.8, 0.0, 0.0, 0.0, 1.0]);
         assert!((e[14] - 3f32.ln()).abs() < 1e-6);
         assert_eq!(&e[15..], &[0.0, 0.0, 0.75]);
+    }
+
+    #[test]
+    fn the_copy_test_reads_the_values_it_names() {
+        for (at, name) in [
+            (UNIQUE_SHARE, "unique-share"),
+            (SINGLE_SHARE, "single-share"),
+            (HAS_PREV, "has-prev"),
+            (HAS_NEXT, "has-next"),
+        ] {
+            assert_eq!(EVIDENCE_NAMES[at], name);
+        }
+    }
+
+    #[test]
+    fn a_page_whose_partners_carry_its_text_whole_is_a_copy_unless_it_has_captures() {
+        let judge = Judge::load(None).unwrap();
+        // 300 words, the single-page route keeps 240, all of them on the partners too.
+        let runs = [
+            run(240, PatternClass::Boilerplate),
+            run(60, PatternClass::Boilerplate),
+        ];
+        let single = [true, false];
+        let article = PageTypeGuess {
+            page_type: PageType::Article,
+            confidence: 0.9,
+        };
+        let cross = |roles: &[CrossRole]| Bits::of(roles);
+        let of = |roles: &[CrossRole]| {
+            PageEvidence::of(
+                &runs,
+                &single,
+                &[false; 2],
+                cross(roles),
+                [0.95, 1.0],
+                article,
+            )
+        };
+        let copy = of(&[CrossRole::Cur, CrossRole::Up, CrossRole::Down]);
+        assert!(copy.is_copy());
+        assert_eq!(judge.choose(&copy), Route::Single);
+        // Another capture of the URL in the cross: the patterns know what is stable.
+        assert!(
+            !of(&[
+                CrossRole::Cur,
+                CrossRole::Up,
+                CrossRole::Down,
+                CrossRole::Next
+            ])
+            .is_copy()
+        );
+        // Five words in a hundred unique: not a copy.
+        let mut some_unique = copy;
+        some_unique.0[UNIQUE_SHARE] = COPY_UNIQUE_SHARE;
+        assert!(!some_unique.is_copy());
+        // Nothing the single-page route keeps: it has nothing to offer instead.
+        let mut nothing_kept = copy;
+        nothing_kept.0[SINGLE_SHARE] = 0.0;
+        assert!(!nothing_kept.is_copy());
     }
 
     #[test]
