@@ -135,17 +135,22 @@ impl LearnedBlocks {
         }
     }
 
-    /// One flag per block of `doc`, in order: `true` for content, by the built-in
-    /// [`BlockModel`], the page being of type `page_type`, paragraphs kept whole
-    /// ([`whole_paragraphs`]). A built-in model of another feature
-    /// layout (a unit test keeps this from shipping) leaves Readability's verdicts.
+    /// One flag per block of `doc`, in order: `true` for content, by `model` (the built-in
+    /// [`BlockModel`] when `None`), the page being of type `page_type`, paragraphs kept whole
+    /// ([`whole_paragraphs`]). A built-in model of another feature layout (a unit test keeps
+    /// this from shipping) leaves Readability's verdicts.
     pub fn classify(
         &self,
+        model: Option<&BlockModel>,
         doc: &Document,
         blocks: &[TextBlock],
         page_type: PageTypeGuess,
     ) -> Vec<bool> {
-        match BlockModel::built_in() {
+        let model = match model {
+            Some(model) => Ok(model),
+            None => BlockModel::built_in(),
+        };
+        match model {
             Ok(model) => {
                 let mut kept = model.classify(doc, blocks, page_type, self);
                 whole_paragraphs(doc, blocks, &mut kept);
@@ -621,7 +626,7 @@ mod tests {
             model
         );
         let (doc, blocks) = page();
-        let content = LearnedBlocks::default().classify(&doc, &blocks, ARTICLE);
+        let content = LearnedBlocks::default().classify(None, &doc, &blocks, ARTICLE);
         assert_eq!(content.len(), blocks.len());
         assert!(content[3], "the article paragraph is content");
         assert!(!content[0] && !content[1], "the menu is not");

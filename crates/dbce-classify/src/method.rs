@@ -8,7 +8,7 @@ use dbce_dom::Document;
 use crate::article::Article;
 use crate::block::TextBlock;
 use crate::fusion::{FusionVariant, Segment, atomic, fuse, fuse_equal};
-use crate::learned::LearnedBlocks;
+use crate::learned::{BlockModel, LearnedBlocks};
 use crate::page_type::PageTypeGuess;
 use crate::readability::Readability;
 use crate::rules::{Counts, Rule, apply, densitometric, num_words};
@@ -133,16 +133,29 @@ impl SinglePageMethod {
     /// One flag per block of `doc`, a page of type `page_type`, in order: `true` for content.
     /// `blocks` are `doc`'s ([`crate::text_blocks`]). [`SinglePageMethod::Article`] uses the
     /// page's `<title>`, [`SinglePageMethod::Readability`] the tree,
-    /// [`SinglePageMethod::Blocks`] the tree and the type; the others only the blocks.
+    /// [`SinglePageMethod::Blocks`] the tree and the type, with the built-in [`BlockModel`];
+    /// the others only the blocks.
     pub fn classify_page(
         &self,
         doc: &Document,
         blocks: &[TextBlock],
         page_type: PageTypeGuess,
     ) -> Vec<bool> {
+        self.classify_page_with(None, doc, blocks, page_type)
+    }
+
+    /// [`SinglePageMethod::classify_page`], [`SinglePageMethod::Blocks`] by `block_model`
+    /// (`None`: the built-in one; `annotate.block-model`).
+    pub fn classify_page_with(
+        &self,
+        block_model: Option<&BlockModel>,
+        doc: &Document,
+        blocks: &[TextBlock],
+        page_type: PageTypeGuess,
+    ) -> Vec<bool> {
         match self {
             Self::Readability(readability) => readability.classify(doc, blocks),
-            Self::Blocks(learned) => learned.classify(doc, blocks, page_type),
+            Self::Blocks(learned) => learned.classify(block_model, doc, blocks, page_type),
             _ => self.classify_blocks(blocks, doc.title()),
         }
     }

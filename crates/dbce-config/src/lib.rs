@@ -116,6 +116,10 @@ pub struct AnnotateConfig {
     /// The judge of method `evidence` (a file written by `dbce train --judge`); by default the
     /// judge built into dbce.
     pub judge: Option<std::path::PathBuf>,
+    /// The block model of the `blocks` single-page classifier (a file written by `dbce
+    /// train-single-page --out`, e.g. one trained on your own labelled pages); by default the
+    /// model built into dbce.
+    pub block_model: Option<std::path::PathBuf>,
     /// Keep every cross page's run texts and model features in the stage's output, for
     /// `dbce train`. By default, off.
     pub training: bool,
@@ -141,6 +145,7 @@ impl Default for AnnotateConfig {
             markdown: false,
             model: None,
             judge: None,
+            block_model: None,
             training: false,
             page_type_smoothing: 0.0,
         }
@@ -385,9 +390,13 @@ impl Config {
         hasher.update(settings.map_err(ConfigError::Fingerprint)?);
         hasher.update(env!("CARGO_PKG_VERSION"));
         hasher.update(dbce_learn::built_in_models_digest());
-        for path in [&self.annotate.model, &self.annotate.judge]
-            .into_iter()
-            .flatten()
+        for path in [
+            &self.annotate.model,
+            &self.annotate.judge,
+            &self.annotate.block_model,
+        ]
+        .into_iter()
+        .flatten()
         {
             // A file that cannot be read fails the stage that loads it, with its path.
             match std::fs::read(path) {
@@ -486,6 +495,13 @@ mod tests {
         std::fs::write(&path, b"retrained").unwrap();
         assert_ne!(first, config.fingerprint().unwrap());
         assert_ne!(first, Config::default().fingerprint().unwrap());
+        let blocks = dir.path().join("blocks.bin");
+        std::fs::write(&blocks, b"one").unwrap();
+        config.annotate.block_model = Some(blocks.clone());
+        let with_blocks = config.fingerprint().unwrap();
+        assert_ne!(first, with_blocks);
+        std::fs::write(&blocks, b"two").unwrap();
+        assert_ne!(with_blocks, config.fingerprint().unwrap());
     }
 
     #[test]

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use dbce_config::{Config, ConfigError};
 use dbce_learn::judge::Route;
+use dbce_learn::model::{LoadError, load_block_model};
 
 use crate::draft::{Setting, settle_page, single_page_draft, single_page_method};
 use crate::record::EmptyReason;
@@ -28,6 +29,9 @@ pub enum ExtractError {
     /// The HTML exceeds the node limit of `sanitize`.
     #[error("not a page: {0}")]
     Page(#[from] DomError),
+    /// The block model the settings name (`annotate.block-model`) cannot be used.
+    #[error(transparent)]
+    BlockModel(#[from] LoadError),
 }
 
 /// The main content of one page, classified alone.
@@ -87,16 +91,29 @@ pub fn decode_page(bytes: &[u8], url: &str) -> String {
 ///
 /// # Errors
 /// [`ExtractError::Config`] for an invalid configuration, [`ExtractError::Page`] when the
-/// HTML breaks a `sanitize` limit.
+/// HTML breaks a `sanitize` limit, [`ExtractError::BlockModel`] when the settings name a block
+/// model that cannot be read (it is read at every call: to extract many pages with one, use
+/// `dbce run`).
 pub fn extract_page(html: &str, url: &str, config: &Config) -> Result<ExtractedPage, ExtractError> {
     config.validate()?;
     let doc = Document::parse(html, &config.sanitize)?;
     let guess = PageTypeModel::built_in().classify(&doc, url, html);
     let annotate = &config.annotate;
     let single_page = single_page_method(annotate, guess, Setting::Alone);
+    let block_model = annotate
+        .block_model
+        .as_deref()
+        .map(load_block_model)
+        .transpose()?;
     let tokens = PageTokens::read(&doc);
-    let (mut runs, layout, decided_by) =
-        single_page_draft(&doc, &tokens, single_page, guess, annotate.method);
+    let (mut runs, layout, decided_by) = single_page_draft(
+        &doc,
+        &tokens,
+        single_page,
+        block_model.as_ref(),
+        guess,
+        annotate.method,
+    );
     let settled = settle_page(
         &mut runs,
         &layout,
@@ -148,6 +165,44 @@ mod tests {
         assert!(!page.text.contains("Copyright"), "{}", page.text);
         assert_eq!(page.markdown, None);
         assert_eq!(page.empty_reason, None);
+    }
+
+    #[test]
+    fn a_block_model_file_replaces_the_built_in_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config::default();
+        // The built-in model's own bytes: the same text.
+        let built_in = dir.path().join("built-in.bin");
+        std::fs::write(&built_in, dbce_classify::BlockModel::BUILT_IN_BYTES).unwrap();
+        config.annotate.block_model = Some(built_in);
+        let default = extract_page(PAGE, "", &Config::default()).unwrap();
+        assert_eq!(extract_page(PAGE, "", &config).unwrap(), default);
+        // A model that learnt every block of the page as content keeps the footer too.
+        let doc = Document::parse(PAGE, &config.sanitize).unwrap();
+        let blocks = dbce_classify::text_blocks(&doc);
+        let guess = PageTypeModel::built_in().classify(&doc, "", PAGE);
+        let rows = dbce_classify::block_rows(&doc, &blocks, guess);
+        let labels = vec![true; blocks.len()];
+        let params = dbce_forest::ForestParams {
+            trees: 2,
+            ..dbce_forest::ForestParams::default()
+        };
+        let keeps_all = dbce_classify::BlockModel::fit(&rows, &labels, &params).unwrap();
+        let path = dir.path().join("keeps-all.bin");
+        std::fs::write(&path, keeps_all.encode().unwrap()).unwrap();
+        config.annotate.block_model = Some(path);
+        let page = extract_page(PAGE, "", &config).unwrap();
+        assert!(!default.text.contains("Copyright"), "{}", default.text);
+        assert!(page.text.contains("Copyright 2024"), "{}", page.text);
+        // Not a model, or no file: an error naming the file.
+        let junk = dir.path().join("junk.bin");
+        std::fs::write(&junk, b"not a model").unwrap();
+        for path in [junk, dir.path().join("missing.bin")] {
+            config.annotate.block_model = Some(path.clone());
+            let err = extract_page(PAGE, "", &config).unwrap_err();
+            assert!(matches!(err, ExtractError::BlockModel(_)), "{err}");
+            assert!(err.to_string().contains(&*path.to_string_lossy()), "{err}");
+        }
     }
 
     #[test]

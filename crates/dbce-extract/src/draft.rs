@@ -9,7 +9,7 @@ use dbce_annotate::{
     UrlFamily, WordId, annotate, annotated_html, classify_runs, content_markdown, free_family_runs,
     keep_teaser_headlines, resolve_invalid_by_parents,
 };
-use dbce_classify::{PageType, PageTypeGuess, SinglePageMethod};
+use dbce_classify::{BlockModel, PageType, PageTypeGuess, SinglePageMethod};
 use dbce_config::{AnnotateConfig, ClassifyMethod};
 use dbce_dom::Document;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
@@ -40,6 +40,9 @@ pub struct PageAnnotator<'a> {
     pub config: &'a AnnotateConfig,
     /// The page-level judge, for method `evidence`.
     pub judge: Option<&'a Judge>,
+    /// The block model of the `blocks` single-page classifier (`annotate.block-model`);
+    /// `None` for the built-in one.
+    pub block_model: Option<&'a BlockModel>,
 }
 
 /// A page after the diff and the patterns, before the learned step.
@@ -140,8 +143,14 @@ impl PageAnnotator<'_> {
         let title = doc.title().unwrap_or_default().to_owned();
         let Some((cross, planned)) = planned else {
             let single_page = single_page_method(self.config, page_type, Setting::Alone);
-            let (runs, layout, decided_by) =
-                single_page_draft(doc, &tokens, single_page, page_type, method);
+            let (runs, layout, decided_by) = single_page_draft(
+                doc,
+                &tokens,
+                single_page,
+                self.block_model,
+                page_type,
+                method,
+            );
             return Draft {
                 index,
                 cross: None,
@@ -196,8 +205,10 @@ impl PageAnnotator<'_> {
         let similarity = [similarity(CrossRole::Up), similarity(CrossRole::Down)];
         let training = self.config.training;
         let wants_model = method == ClassifyMethod::Model || training;
-        let features = (wants_model || method.learns_per_site())
-            .then(|| RunFeatures::of(doc, &runs, single_page, page_type, method.window_layers()));
+        let features = (wants_model || method.learns_per_site()).then(|| {
+            let layers = method.window_layers();
+            RunFeatures::of(doc, &runs, single_page, self.block_model, page_type, layers)
+        });
         let model_rows = features.as_ref().filter(|_| wants_model).map(|features| {
             let mut rows = Vec::with_capacity(runs.len() * MODEL_WIDTH);
             for (i, run) in runs.iter().enumerate() {
@@ -213,7 +224,7 @@ impl PageAnnotator<'_> {
         };
         let mut judged = None;
         if method == ClassifyMethod::Evidence || training {
-            let verdicts = BlockVerdicts::of(doc, single_page, page_type);
+            let verdicts = BlockVerdicts::of(doc, single_page, self.block_model, page_type);
             let single: Vec<bool> = runs.iter().map(|r| verdicts.keeps(&r.run)).collect();
             let linked: Vec<bool> = runs.iter().map(|r| run_unit(doc, r).1).collect();
             let evidence =
@@ -320,17 +331,19 @@ impl PageAnnotator<'_> {
 }
 
 /// The runs of a page of type `page_type` classified alone (no cross, or method `single`) by
-/// `single_page`, their layout and the route that decided them: for method `evidence`, the
+/// `single_page` (learned blocks by `block_model`, `None` for the built-in one), their layout
+/// and the route that decided them: for method `evidence`, the
 /// single-page classifier, or the densest block when the classifier keeps no text.
 /// `dbce extract` and stage `annotate` share it, so a page alone gets the same text from both.
 pub(crate) fn single_page_draft(
     doc: &Document,
     tokens: &PageTokens,
     single_page: &SinglePageMethod,
+    block_model: Option<&BlockModel>,
     page_type: PageTypeGuess,
     method: ClassifyMethod,
 ) -> (Vec<LabelledRun>, RunLayout, Route) {
-    let verdicts = BlockVerdicts::of(doc, single_page, page_type);
+    let verdicts = BlockVerdicts::of(doc, single_page, block_model, page_type);
     let mut runs = single_page_runs(tokens, &verdicts);
     let layout = RunLayout::of(doc, &runs);
     let mut decided_by = Route::Single;

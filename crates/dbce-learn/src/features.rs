@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use dbce_annotate::{Bits, CrossRole, LabelledRun, PatternClass};
 use dbce_classify::{
-    FEATURE_NAMES, PageTypeGuess, Readability, ReadabilityBlock, SinglePageMethod, TextBlock,
-    UnitFeatures, push_features, text_blocks,
+    BlockModel, FEATURE_NAMES, PageTypeGuess, Readability, ReadabilityBlock, SinglePageMethod,
+    TextBlock, UnitFeatures, push_features, text_blocks,
 };
 use dbce_dom::{Document, NodeId};
 
@@ -33,7 +33,8 @@ pub struct RunFeatures {
 
 impl RunFeatures {
     /// Features of `runs` (a page's, in document order). The extras are the verdict of
-    /// `single_page` on the run's block, the run's relative position in the page, whether it
+    /// `single_page` on the run's block (learned blocks by `block_model`, `None` for the
+    /// built-in one), the run's relative position in the page, whether it
     /// lies in a link, the share of the page's words in runs the patterns call content, and
     /// what Readability says of the run's block ([`ReadabilityBlock`]: kept, in the best
     /// candidate, class/id weight, relative candidate score). With `layers` > 0, also the
@@ -42,6 +43,7 @@ impl RunFeatures {
         doc: &Document,
         runs: &[LabelledRun],
         single_page: &SinglePageMethod,
+        block_model: Option<&BlockModel>,
         page_type: PageTypeGuess,
         layers: usize,
     ) -> Self {
@@ -51,7 +53,7 @@ impl RunFeatures {
             SinglePageMethod::Readability(r) if *r == Readability::default() => {
                 readability.iter().map(|b| b.kept).collect()
             }
-            _ => single_page.classify_page(doc, &blocks, page_type),
+            _ => single_page.classify_page_with(block_model, doc, &blocks, page_type),
         };
         let block_of: BTreeMap<NodeId, usize> = blocks
             .iter()

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use dbce_classify::BlockModel;
 use dbce_forest::{FeatureSchema, RandomForest, SchemaMismatch};
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +16,7 @@ pub const WIDTH: usize = MODEL_WIDTH;
 /// the four development datasets.
 pub(crate) const BUILT_IN: &[u8] = include_bytes!("../models/runs.bin");
 
-/// Why a stored model (the run model or the judge) cannot be used.
+/// Why a stored model (the run model, the judge or a block model) cannot be used.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ModelFileError {
@@ -46,6 +47,10 @@ pub enum ModelFileError {
         /// What does not fit.
         reason: String,
     },
+    /// A single-page block model that this build cannot use (not one, or trained on another
+    /// layout of the block rows).
+    #[error("not a block model this dbce can use")]
+    Blocks(#[source] dbce_classify::ModelError),
     /// The model cannot be written.
     #[error("cannot encode the {kind}")]
     Encode {
@@ -96,6 +101,21 @@ const KIND: &str = "run model";
 /// When the file cannot be read, is not a model, or was trained on other features.
 pub fn load(path: Option<&Path>) -> Result<RandomForest, LoadError> {
     read_model(path, BUILT_IN, "(built-in run model)", decode)
+}
+
+/// Reads the block model of the `blocks` single-page classifier at `path`
+/// (`annotate.block-model`, a file written by `dbce train-single-page --out`).
+///
+/// # Errors
+/// When the file cannot be read, is not a block model, or was trained on another layout of
+/// the block rows.
+pub fn load_block_model(path: &Path) -> Result<BlockModel, LoadError> {
+    read_model(
+        Some(path),
+        BlockModel::BUILT_IN_BYTES,
+        "(built-in block model)",
+        |bytes| BlockModel::decode(bytes).map_err(ModelFileError::Blocks),
+    )
 }
 
 /// Decodes the model file at `path` with `decode`, or the built-in `bytes` named `built_in`.

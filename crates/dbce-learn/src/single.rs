@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use dbce_annotate::{Decision, LabelledRun, PageTokens, PatternClass, Run, annotate};
-use dbce_classify::{PageTypeGuess, SinglePageMethod, text_blocks};
+use dbce_classify::{BlockModel, PageTypeGuess, SinglePageMethod, text_blocks};
 use dbce_dom::{Document, NodeId};
 
 /// The runs of a page that has no partner (one per text node's words), each labelled as its
@@ -37,10 +37,16 @@ pub struct BlockVerdicts {
 }
 
 impl BlockVerdicts {
-    /// The verdicts of `method` on the blocks of `doc`, a page of type `page_type`.
-    pub fn of(doc: &Document, method: &SinglePageMethod, page_type: PageTypeGuess) -> Self {
+    /// The verdicts of `method` on the blocks of `doc`, a page of type `page_type`; the
+    /// learned blocks by `block_model` (`None`: the built-in one).
+    pub fn of(
+        doc: &Document,
+        method: &SinglePageMethod,
+        block_model: Option<&BlockModel>,
+        page_type: PageTypeGuess,
+    ) -> Self {
         let blocks = text_blocks(doc);
-        let kept = method.classify_page(doc, &blocks, page_type);
+        let kept = method.classify_page_with(block_model, doc, &blocks, page_type);
         let block_of = blocks
             .iter()
             .enumerate()

@@ -85,6 +85,12 @@ pub fn run_annotate(
     let judge = (config.annotate.method == ClassifyMethod::Evidence && !config.annotate.training)
         .then(|| Judge::load(config.annotate.judge.as_deref()))
         .transpose()?;
+    let block_model = config
+        .annotate
+        .block_model
+        .as_deref()
+        .map(dbce_learn::model::load_block_model)
+        .transpose()?;
     // Each page's batch, and the pages, their words, DOMs and buckets sorted by batch: none
     // of them is all held, whatever the partition's size, and each pass reads only its own.
     let runs = |what: &'static str| {
@@ -154,6 +160,7 @@ pub fn run_annotate(
                     page_types: &page_types,
                     config: &config.annotate,
                     judge: judge.as_ref(),
+                    block_model: block_model.as_ref(),
                 },
                 fetcher: &fetcher,
                 doms: &doms,
