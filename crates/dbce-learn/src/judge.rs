@@ -447,6 +447,73 @@ pub fn write_samples(
     Ok(())
 }
 
+/// Why a line of a samples file ([`write_samples`]) cannot be read back.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SamplesError {
+    /// The file cannot be read.
+    #[error("cannot read the samples")]
+    Read(#[from] std::io::Error),
+    /// A line is not a sample as [`write_samples`] writes one.
+    #[error("line {line}: {reason}")]
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// The samples and groups of a file [`write_samples`] wrote, in its order: its evidence by
+/// name (every value of [`EVIDENCE_NAMES`], none other), so a file of other evidence is
+/// refused rather than read into the wrong places.
+///
+/// # Errors
+/// [`SamplesError`] for a file that cannot be read or a line that is not such a sample.
+pub fn read_samples(
+    input: impl std::io::BufRead,
+) -> Result<(Vec<JudgeSample>, Vec<String>), SamplesError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Line {
+        group: String,
+        evidence: std::collections::BTreeMap<String, f32>,
+        f1: [f64; 3],
+    }
+    let (mut samples, mut groups) = (Vec::new(), Vec::new());
+    for (i, text) in input.lines().enumerate() {
+        let text = text?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let bad = |reason: String| SamplesError::Line {
+            line: i + 1,
+            reason,
+        };
+        let line: Line = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        if line.evidence.len() != EVIDENCE_NAMES.len() {
+            return Err(bad(format!(
+                "{} evidence values, not the {} this dbce reads",
+                line.evidence.len(),
+                EVIDENCE_NAMES.len()
+            )));
+        }
+        let mut evidence = [0.0; EVIDENCE_NAMES.len()];
+        for (value, name) in evidence.iter_mut().zip(EVIDENCE_NAMES) {
+            *value = *line
+                .evidence
+                .get(name)
+                .ok_or_else(|| bad(format!("no evidence value `{name}`")))?;
+        }
+        samples.push(JudgeSample {
+            evidence: PageEvidence(evidence),
+            f1: line.f1,
+        });
+        groups.push(line.group);
+    }
+    Ok((samples, groups))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -629,5 +696,39 @@ mod tests {
         assert_eq!(lines[1]["group"], "b");
         assert_eq!(lines[0]["evidence"][EVIDENCE_NAMES[3]], 0.5);
         assert_eq!(lines[0]["f1"][2], 0.25);
+    }
+
+    #[test]
+    fn samples_read_back_as_written() {
+        let evidence = std::array::from_fn(|i| (i as f32 + 0.1) / 7.0);
+        let samples = vec![
+            JudgeSample {
+                evidence: PageEvidence(evidence),
+                f1: [0.1, 2.0 / 3.0, 0.25],
+            },
+            JudgeSample {
+                evidence: PageEvidence([0.3; EVIDENCE_NAMES.len()]),
+                f1: [0.0, 1.0, 0.5],
+            },
+        ];
+        let groups = vec!["a".to_owned(), "generated site x".to_owned()];
+        let mut out = Vec::new();
+        write_samples(&samples, &groups, &mut out).unwrap();
+        let (read, read_groups) = read_samples(out.as_slice()).unwrap();
+        assert_eq!(read, samples);
+        assert_eq!(read_groups, groups);
+        // Evidence of another build (a value renamed) is refused with its line.
+        let text = String::from_utf8(out).unwrap();
+        let renamed = text.replacen(EVIDENCE_NAMES[0], "something-else", 2);
+        let err = read_samples(renamed.as_bytes()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("line 1: no evidence value"),
+            "{err}"
+        );
+        let short = text.replacen("\"f1\":[", "\"f1\":[0.5,", 1);
+        assert!(matches!(
+            read_samples(short.as_bytes()),
+            Err(SamplesError::Line { line: 1, .. })
+        ));
     }
 }

@@ -9,7 +9,7 @@ use dbce_artifact::ArtifactReader;
 use dbce_eval::RougeScorer;
 use dbce_extract::AnnotatedPage;
 use dbce_learn::judge::{
-    JudgeSample, PageEvidence, fit_judge, scores_table, validate_judge, write_samples,
+    JudgeSample, PageEvidence, fit_judge, read_samples, scores_table, validate_judge, write_samples,
 };
 use dbce_learn::model;
 use dbce_learn::train::label::label_runs;
@@ -40,6 +40,11 @@ pub(crate) struct Args {
     /// JSONL file, for analysis.
     #[arg(long, value_name = "FILE", requires = "judge")]
     samples: Option<PathBuf>,
+    /// With `--judge`: also train on the samples of a file `--samples` wrote (their groups as
+    /// written), e.g. pages annotated with another `annotate.block-model`; may be given
+    /// several times.
+    #[arg(long, value_name = "FILE", requires = "judge")]
+    samples_from: Vec<PathBuf>,
     /// Trees in the forest.
     #[arg(long, default_value_t = 32)]
     trees: u32,
@@ -57,8 +62,8 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(
-        !args.datasets.is_empty() || !args.archive.is_empty(),
-        "give dataset folders or --archive ARCHIVE TRUTH"
+        !args.datasets.is_empty() || !args.archive.is_empty() || !args.samples_from.is_empty(),
+        "give dataset folders, --archive ARCHIVE TRUTH or --samples-from FILE"
     );
     let mut config = args.config.resolve()?;
     // Runs are prepared as the method that reads them prepares them (`evidence` resolves
@@ -134,6 +139,15 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 added.iter().filter(|&&l| l).count()
             );
         }
+    }
+    for path in &args.samples_from {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let (samples, names) = read_samples(std::io::BufReader::new(file))
+            .with_context(|| format!("cannot read the judge samples of {}", path.display()))?;
+        eprintln!("dbce: {}: {} cross pages", path.display(), samples.len());
+        judged.extend(samples);
+        groups.extend(names);
     }
     if args.judge {
         return train_judge(args, &judged, &groups, config.annotate.seed);

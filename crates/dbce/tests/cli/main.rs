@@ -13,6 +13,7 @@ mod report;
 mod run;
 mod stage;
 mod template;
+mod train;
 mod train_page_type;
 mod train_single_page;
 mod truncated;

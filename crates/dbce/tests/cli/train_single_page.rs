@@ -315,3 +315,49 @@ fn train_single_page_shapes_the_boosted_trees_as_asked() {
     );
     assert_eq!((params.l2, params.learning_rate), (2.5, 0.3));
 }
+
+#[test]
+fn a_trained_block_model_is_used_when_the_settings_name_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("blocks.bin");
+    train_on_mini(&["--out".as_ref(), model.as_os_str()]);
+    let page =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/eval/mini/html/harbor-1.html");
+    let extract = |config: Option<&Path>| {
+        let mut command = dbce();
+        command.arg("extract").arg(&page).args(["--format", "json"]);
+        if let Some(config) = config {
+            command.arg("--config").arg(config);
+        }
+        command.output().unwrap()
+    };
+    let settings = dir.path().join("settings.toml");
+    let write_settings = |model: &Path| {
+        let line = format!(
+            "[annotate]\nblock-model = {:?}\n",
+            model.display().to_string()
+        );
+        std::fs::write(&settings, line).unwrap();
+    };
+    write_settings(&model);
+    let output = extract(Some(&settings));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let page_json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(page_json["decided_by"], "single", "{page_json}");
+    // A file that is not a block model stops the command, naming the file.
+    let junk = dir.path().join("junk.bin");
+    std::fs::write(&junk, b"junk").unwrap();
+    write_settings(&junk);
+    let output = extract(Some(&settings));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_ne!(output.status.code(), Some(0));
+    assert!(
+        stderr.contains("junk.bin") && stderr.contains("block model"),
+        "{stderr}"
+    );
+}
