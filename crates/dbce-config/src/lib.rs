@@ -118,7 +118,9 @@ pub struct AnnotateConfig {
     pub judge: Option<std::path::PathBuf>,
     /// The block model of the `blocks` single-page classifier (a file written by `dbce
     /// train-single-page --out`, e.g. one trained on your own labelled pages); by default the
-    /// model built into dbce.
+    /// model built into dbce. Left out of the serialised settings when unset, so that the
+    /// fingerprint of settings that do not name one is what it was before the setting existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub block_model: Option<std::path::PathBuf>,
     /// Keep every cross page's run texts and model features in the stage's output, for
     /// `dbce train`. By default, off.
