@@ -312,14 +312,17 @@ pub fn best_route(scores: &[f32]) -> Route {
 /// A route counts as among a page's best when its F1 is at most this far below the best.
 pub const NEAR_BEST: f64 = 0.01;
 
-/// One training page of the judge: its evidence and the F1 of each judged route's text against
-/// the page's ground truth.
+/// One training page of the judge: its evidence, the F1 of each judged route's text against
+/// the page's ground truth, and its site.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeSample {
     /// What the judge reads.
     pub evidence: PageEvidence,
     /// F1 of each route of [`Route::JUDGED`], in that order.
     pub f1: [f64; 3],
+    /// The page's site (as the pipeline groups pages), written with the sample so that an
+    /// analysis can group validation by site; the judge does not read it.
+    pub site: String,
 }
 
 impl JudgeSample {
@@ -426,7 +429,7 @@ pub fn scores_table(scores: &[JudgeScores]) -> String {
 }
 
 /// Writes one JSON line per sample, for analysis: its group (`groups[i]` is sample `i`'s),
-/// its evidence by name and the F1 of each judged route.
+/// its site, its evidence by name and the F1 of each judged route.
 ///
 /// # Errors
 /// When `out` fails.
@@ -441,7 +444,12 @@ pub fn write_samples(
             .zip(sample.evidence.0)
             .map(|(name, v)| ((*name).to_owned(), serde_json::json!(v)))
             .collect();
-        let line = serde_json::json!({"group": group, "evidence": evidence, "f1": sample.f1});
+        let line = serde_json::json!({
+            "group": group,
+            "site": sample.site,
+            "evidence": evidence,
+            "f1": sample.f1,
+        });
         writeln!(out, "{line}")?;
     }
     Ok(())
@@ -477,6 +485,8 @@ pub fn read_samples(
     #[serde(deny_unknown_fields)]
     struct Line {
         group: String,
+        #[serde(default)]
+        site: String,
         evidence: std::collections::BTreeMap<String, f32>,
         f1: [f64; 3],
     }
@@ -508,6 +518,7 @@ pub fn read_samples(
         samples.push(JudgeSample {
             evidence: PageEvidence(evidence),
             f1: line.f1,
+            site: line.site,
         });
         groups.push(line.group);
     }
@@ -679,6 +690,7 @@ mod tests {
         let sample = JudgeSample {
             evidence: PageEvidence(evidence),
             f1: [0.1, 0.2, 0.25],
+            site: "example.com".into(),
         };
         let mut out = Vec::new();
         write_samples(
@@ -696,6 +708,7 @@ mod tests {
         assert_eq!(lines[1]["group"], "b");
         assert_eq!(lines[0]["evidence"][EVIDENCE_NAMES[3]], 0.5);
         assert_eq!(lines[0]["f1"][2], 0.25);
+        assert_eq!(lines[0]["site"], "example.com");
     }
 
     #[test]
@@ -705,10 +718,12 @@ mod tests {
             JudgeSample {
                 evidence: PageEvidence(evidence),
                 f1: [0.1, 2.0 / 3.0, 0.25],
+                site: "a.example".into(),
             },
             JudgeSample {
                 evidence: PageEvidence([0.3; EVIDENCE_NAMES.len()]),
                 f1: [0.0, 1.0, 0.5],
+                site: String::new(),
             },
         ];
         let groups = vec!["a".to_owned(), "generated site x".to_owned()];

@@ -112,7 +112,11 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                     let evidence = PageEvidence(training.evidence.as_slice().try_into()?);
                     let f1 =
                         [0, 1, 2].map(|r| scorer.score(&truth.text, &training.route_texts[r]).f1);
-                    judged.push(JudgeSample { evidence, f1 });
+                    judged.push(JudgeSample {
+                        evidence,
+                        f1,
+                        site: page.page.site.0.clone(),
+                    });
                     groups.push(if generated {
                         format!("generated site {}", page.page.site.0)
                     } else {

@@ -23,6 +23,7 @@ fn the_judge_trains_from_written_samples_and_validates_by_their_groups() {
         samples.push(JudgeSample {
             evidence: PageEvidence(evidence),
             f1,
+            site: format!("site{}.example", i % 3),
         });
         groups.push(if i < 20 { "one" } else { "two" }.to_owned());
     }
