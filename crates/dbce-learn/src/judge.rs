@@ -412,6 +412,30 @@ pub fn validate_judge(
     Ok(out)
 }
 
+/// `groups` (sample `i`'s is `groups[i]`) with each group that `split` names cut into `folds`
+/// folds by the samples' sites (`"{group} site fold {k}"`, a site's pages in one fold, as
+/// `dbce train-single-page` folds sites), for [`validate_judge`] to hold out new sites of a
+/// known kind of page rather than a whole dataset.
+pub fn site_fold_groups(
+    samples: &[JudgeSample],
+    groups: &[String],
+    split: impl Fn(&str) -> bool,
+    folds: u64,
+) -> Vec<String> {
+    samples
+        .iter()
+        .zip(groups)
+        .map(|(sample, group)| {
+            if split(group) && folds > 0 {
+                let fold = crate::train::single_page::site_fold(&sample.site, folds);
+                format!("{group} site fold {fold}")
+            } else {
+                group.clone()
+            }
+        })
+        .collect()
+}
+
 /// The scores of [`validate_judge`] as a Markdown table: per group its pages, each fixed
 /// route, the judge held out (bold), in sample, and the oracle.
 pub fn scores_table(scores: &[JudgeScores]) -> String {
@@ -709,6 +733,33 @@ mod tests {
         assert_eq!(lines[0]["evidence"][EVIDENCE_NAMES[3]], 0.5);
         assert_eq!(lines[0]["f1"][2], 0.25);
         assert_eq!(lines[0]["site"], "example.com");
+    }
+
+    #[test]
+    fn site_folds_cut_the_named_groups_and_keep_a_site_together() {
+        let sample = |site: &str| JudgeSample {
+            evidence: PageEvidence([0.0; EVIDENCE_NAMES.len()]),
+            f1: [0.0; 3],
+            site: site.into(),
+        };
+        let samples: Vec<JudgeSample> = ["a.example", "b.example", "a.example", "c.example"]
+            .into_iter()
+            .map(sample)
+            .collect();
+        let groups: Vec<String> = ["news", "news", "news", "generated site x"]
+            .map(str::to_owned)
+            .to_vec();
+        let folded = site_fold_groups(&samples, &groups, |g| g == "news", 2);
+        assert!(folded[0].starts_with("news site fold "), "{folded:?}");
+        assert_eq!(folded[0], folded[2], "one site, one fold");
+        assert_eq!(folded[3], "generated site x");
+        let folds: std::collections::BTreeSet<&String> = folded[..3].iter().collect();
+        assert!(
+            folds
+                .iter()
+                .all(|g| ["news site fold 0", "news site fold 1"].contains(&g.as_str()))
+        );
+        assert_eq!(site_fold_groups(&samples, &groups, |_| true, 0), groups);
     }
 
     #[test]

@@ -853,7 +853,7 @@ fn fold_of(pages: &[Page], folds: u64) -> Vec<u64> {
 
 /// The fold of the site `group` among `folds` folds: FNV-1a of its name, so that it does not
 /// depend on the order of pages.
-fn site_fold(group: &str, folds: u64) -> u64 {
+pub(crate) fn site_fold(group: &str, folds: u64) -> u64 {
     fnv(group) % folds
 }
 

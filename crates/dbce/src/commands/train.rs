@@ -9,7 +9,8 @@ use dbce_artifact::ArtifactReader;
 use dbce_eval::RougeScorer;
 use dbce_extract::AnnotatedPage;
 use dbce_learn::judge::{
-    JudgeSample, PageEvidence, fit_judge, read_samples, scores_table, validate_judge, write_samples,
+    JudgeSample, PageEvidence, fit_judge, read_samples, scores_table, site_fold_groups,
+    validate_judge, write_samples,
 };
 use dbce_learn::model;
 use dbce_learn::train::label::label_runs;
@@ -19,6 +20,9 @@ use dbce_pipeline::annotate::ANNOTATED;
 
 use super::config::ConfigArgs;
 use super::eval::{run_target, targets};
+
+/// How the judge's groups of generated pages are named: one per site profile.
+const GENERATED: &str = "generated site ";
 
 /// Arguments of `dbce train`.
 #[derive(Debug, clap::Args)]
@@ -45,6 +49,11 @@ pub(crate) struct Args {
     /// several times.
     #[arg(long, value_name = "FILE", requires = "judge")]
     samples_from: Vec<PathBuf>,
+    /// With `--judge`: also validate with each dataset's pages cut into this many folds by
+    /// site (generated site profiles stay whole), a second table: new sites of a known kind
+    /// of page held out, beside whole datasets held out. 0: not.
+    #[arg(long, default_value_t = 0, value_name = "N", requires = "judge")]
+    site_folds: u64,
     /// Trees in the forest.
     #[arg(long, default_value_t = 32)]
     trees: u32,
@@ -118,7 +127,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                         site: page.page.site.0.clone(),
                     });
                     groups.push(if generated {
-                        format!("generated site {}", page.page.site.0)
+                        format!("{GENERATED}{}", page.page.site.0)
                     } else {
                         target.name.clone()
                     });
@@ -196,6 +205,24 @@ fn train_judge(
     }
     let scores = validate_judge(samples, groups, &params)?;
     print!("{}", scores_table(&scores));
+    if args.site_folds > 0 {
+        let folded = site_fold_groups(
+            samples,
+            groups,
+            |g| !g.starts_with(GENERATED),
+            args.site_folds,
+        );
+        let scores = validate_judge(samples, &folded, &params)?;
+        let datasets: Vec<_> = scores
+            .into_iter()
+            .filter(|s| !s.group.starts_with(GENERATED))
+            .collect();
+        println!(
+            "\nEach dataset cut into {} folds by site, one fold held out at a time:\n",
+            args.site_folds
+        );
+        print!("{}", scores_table(&datasets));
+    }
     let all: Vec<&JudgeSample> = samples.iter().collect();
     let judge = fit_judge(&all, &params)?;
     let bytes = judge.encode()?;

@@ -34,7 +34,15 @@ fn the_judge_trains_from_written_samples_and_validates_by_their_groups() {
     let judge = dir.path().join("judge.bin");
     let written = dir.path().join("again.jsonl");
     let output = dbce()
-        .args(["train", "--judge", "--trees", "4", "--samples-from"])
+        .args([
+            "train",
+            "--judge",
+            "--trees",
+            "4",
+            "--site-folds",
+            "2",
+            "--samples-from",
+        ])
         .arg(&path)
         .arg("--out")
         .arg(&judge)
@@ -54,6 +62,23 @@ fn the_judge_trains_from_written_samples_and_validates_by_their_groups() {
         let row = format!("| {group} | 20 | 0.550 | 0.500 | 0.550 | **0.900** |");
         assert!(stdout.contains(&row), "{row}: {stdout}");
     }
+    // Then each group cut into two folds by site: a site's pages (three sites) in one fold.
+    let (_, by_site) = stdout
+        .split_once("Each dataset cut into 2 folds by site")
+        .unwrap();
+    let folded: usize = by_site
+        .lines()
+        .filter(|l| l.starts_with("| one site fold ") || l.starts_with("| two site fold "))
+        .map(|l| {
+            l.split('|')
+                .nth(2)
+                .unwrap()
+                .trim()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(folded, 40, "{by_site}");
     assert!(std::fs::metadata(&judge).unwrap().len() > 0);
     let (again, again_groups) = read_samples(std::io::BufReader::new(
         std::fs::File::open(&written).unwrap(),
