@@ -369,20 +369,21 @@ pub struct JudgeScores {
     pub oracle: f64,
 }
 
-/// Leave-one-group-out validation: for each group (`groups[i]` is sample `i`'s), a judge
-/// trained on the other groups chooses the routes of its pages; beside it, the judge trained on
-/// everything, each fixed route and the per-page oracle. Groups in name order.
+/// Leave-one-group-out validation: for each group (`groups[i]` is sample `i`'s) that `report`
+/// accepts, a judge trained on the other groups chooses the routes of its pages; beside it,
+/// `full` (the judge trained on every sample), each fixed route and the per-page oracle.
+/// Groups in name order; the groups `report` refuses only train.
 ///
 /// # Errors
 /// When a judge cannot be trained.
 pub fn validate_judge(
     samples: &[JudgeSample],
     groups: &[String],
+    full: &Judge,
     params: &ForestParams,
+    report: impl Fn(&str) -> bool,
 ) -> Result<Vec<JudgeScores>, ForestError> {
-    let all: Vec<&JudgeSample> = samples.iter().collect();
-    let full = fit_judge(&all, params)?;
-    let names: std::collections::BTreeSet<&String> = groups.iter().collect();
+    let names: std::collections::BTreeSet<&String> = groups.iter().filter(|g| report(g)).collect();
     let mut out = Vec::new();
     for name in names {
         let (inside, rest): (Vec<usize>, Vec<usize>) =
@@ -405,7 +406,7 @@ pub fn validate_judge(
             pages: inside.len(),
             fixed: [0, 1, 2].map(|r| mean(&|s| s.f1[r])),
             held_out: judge.as_ref().map_or(f64::NAN, |j| mean(&|s| chosen(j, s))),
-            in_sample: mean(&|s| chosen(&full, s)),
+            in_sample: mean(&|s| chosen(full, s)),
             oracle: mean(&|s| s.f1.iter().copied().fold(f64::MIN, f64::max)),
         });
     }

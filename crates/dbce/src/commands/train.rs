@@ -203,7 +203,9 @@ fn train_judge(
         write_samples(samples, groups, &mut lines)?;
         std::fs::write(path, lines).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let scores = validate_judge(samples, groups, &params)?;
+    let all: Vec<&JudgeSample> = samples.iter().collect();
+    let judge = fit_judge(&all, &params)?;
+    let scores = validate_judge(samples, groups, &judge, &params, |_| true)?;
     print!("{}", scores_table(&scores));
     if args.site_folds > 0 {
         let folded = site_fold_groups(
@@ -212,19 +214,16 @@ fn train_judge(
             |g| !g.starts_with(GENERATED),
             args.site_folds,
         );
-        let scores = validate_judge(samples, &folded, &params)?;
-        let datasets: Vec<_> = scores
-            .into_iter()
-            .filter(|s| !s.group.starts_with(GENERATED))
-            .collect();
+        // The generated profiles stay whole: they train, and their rows are the table above.
+        let datasets = validate_judge(samples, &folded, &judge, &params, |g| {
+            !g.starts_with(GENERATED)
+        })?;
         println!(
             "\nEach dataset cut into {} folds by site, one fold held out at a time:\n",
             args.site_folds
         );
         print!("{}", scores_table(&datasets));
     }
-    let all: Vec<&JudgeSample> = samples.iter().collect();
-    let judge = fit_judge(&all, &params)?;
     let bytes = judge.encode()?;
     std::fs::write(&args.out, bytes)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
