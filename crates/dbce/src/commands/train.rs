@@ -208,16 +208,10 @@ fn train_judge(
     let scores = validate_judge(samples, groups, &judge, &params, |_| true)?;
     print!("{}", scores_table(&scores));
     if args.site_folds > 0 {
-        let folded = site_fold_groups(
-            samples,
-            groups,
-            |g| !g.starts_with(GENERATED),
-            args.site_folds,
-        );
         // The generated profiles stay whole: they train, and their rows are the table above.
-        let datasets = validate_judge(samples, &folded, &judge, &params, |g| {
-            !g.starts_with(GENERATED)
-        })?;
+        let is_dataset = |group: &str| !group.starts_with(GENERATED);
+        let folded = site_fold_groups(samples, groups, is_dataset, args.site_folds);
+        let datasets = validate_judge(samples, &folded, &judge, &params, is_dataset)?;
         println!(
             "\nEach dataset cut into {} folds by site, one fold held out at a time:\n",
             args.site_folds
