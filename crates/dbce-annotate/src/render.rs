@@ -88,6 +88,24 @@ impl RunLayout {
             .map(|(separator, piece)| (*separator, piece.as_str()))
     }
 
+    /// The runs of each line of the text (a block, or the text between two `<br>`s), as
+    /// index ranges in run order: a run opens a line when a line break separates it from the
+    /// run before.
+    pub fn lines(&self) -> Vec<std::ops::Range<usize>> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for (i, (separator, _)) in self.pieces.iter().enumerate() {
+            if *separator == Separator::Line && i > start {
+                lines.push(start..i);
+                start = i;
+            }
+        }
+        if start < self.pieces.len() {
+            lines.push(start..self.pieces.len());
+        }
+        lines
+    }
+
     /// The text of the runs `keep` selects (by index): one line per block, as
     /// [`content_text`] writes it. A left-out run still separates its neighbours.
     pub fn text(&self, keep: impl Fn(usize) -> bool) -> String {
@@ -353,6 +371,29 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn a_layout_cuts_its_runs_into_lines_at_blocks_and_breaks() {
+        let doc = Document::parse(
+            "<body><h1>Product <b>7</b></h1><p>one<br>two <i>three</i></p></body>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        let content = PatternClass::Content;
+        let runs = labelled(
+            &doc,
+            &[
+                ("Product", content),
+                ("7", content),
+                ("one", content),
+                ("two", content),
+                ("three", content),
+            ],
+        );
+        let layout = RunLayout::of(&doc, &runs);
+        assert_eq!(layout.lines(), [0..2, 2..3, 3..5]);
+        assert_eq!(RunLayout::default().lines(), []);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use dbce_dom::Document;
 use dbce_learn::features::{MODEL_WIDTH, RunFeatures, model_row};
 use dbce_learn::judge::{Judge, PageEvidence, Route, fallback_order};
 use dbce_learn::reclassify::PageRuns;
-use dbce_learn::settle::{route_verdicts, settle};
+use dbce_learn::settle::{route_verdicts, settle, whole_lines};
 use dbce_learn::single::{BlockVerdicts, single_page_runs};
 use dbce_learn::windows::run_unit;
 use dbce_page::PageRef;
@@ -231,7 +231,13 @@ impl PageAnnotator<'_> {
                 PageEvidence::of(&runs, &single, &linked, cross.bits(), similarity, page_type);
             let routes: Vec<(Route, Vec<bool>)> = Route::JUDGED
                 .into_iter()
-                .map(|route| (route, route_verdicts(route, &runs, &single)))
+                .map(|route| {
+                    let mut keep = route_verdicts(route, &runs, &single);
+                    if matches!(route, Route::Cross | Route::Agree) {
+                        whole_lines(&mut keep, &layout);
+                    }
+                    (route, keep)
+                })
                 .collect();
             if training {
                 let texts = routes

@@ -22,6 +22,26 @@ pub fn route_verdicts(route: Route, runs: &[LabelledRun], single: &[bool]) -> Ve
         .collect()
 }
 
+/// Keeps every run of each line (a block, or text between `<br>`s) of which `keep` already
+/// keeps at least half the words. The diff compares pages word by word, so a word a page
+/// shares with its partners ("said", "Product", "In this example") leaves a hole in a
+/// sentence that is the page's own; the routes that read the cross ([`Route::Cross`],
+/// [`Route::Agree`]) keep such a line whole instead. A line mostly shared (a menu with one
+/// page-specific link) stays as the route has it.
+pub fn whole_lines(keep: &mut [bool], layout: &RunLayout) {
+    let words: Vec<usize> = layout
+        .pieces()
+        .map(|piece| piece.split_whitespace().count())
+        .collect();
+    for line in layout.lines() {
+        let total: usize = words[line.clone()].iter().sum();
+        let kept: usize = line.clone().filter(|&i| keep[i]).map(|i| words[i]).sum();
+        if kept > 0 && 2 * kept >= total {
+            keep[line].fill(true);
+        }
+    }
+}
+
 /// Gives the runs the verdicts of the first route of `routes` whose text is not empty (the last
 /// route if none has text) and returns that route. A run whose class the route keeps keeps
 /// its decision; the others are decided by the single-page classifier.
@@ -116,5 +136,27 @@ mod tests {
             [false, false, false]
         );
         assert_eq!(route_verdicts(Route::Single, &runs, &single), single);
+    }
+
+    #[test]
+    fn a_line_the_route_mostly_keeps_is_kept_whole() {
+        // Two lines: "Product 7" (its number the page's own, "Product" in every partner) and
+        // a menu of three links with one the page's own.
+        let doc = Document::parse(
+            "<body><h1><span>Product</span> <b>7</b></h1>\
+             <p><a>Home</a> <a>Shop</a> <a>Seven</a></p></body>",
+            &SanitizeConfig::default(),
+        )
+        .unwrap();
+        let runs = runs_of(&doc);
+        assert_eq!(runs.len(), 5);
+        let layout = RunLayout::of(&doc, &runs);
+        let mut keep = vec![false, true, false, false, true];
+        whole_lines(&mut keep, &layout);
+        assert_eq!(keep, [true, true, false, false, true]);
+        assert_eq!(layout.text(|i| keep[i]), "Product 7\nSeven");
+        let mut none = vec![false; 5];
+        whole_lines(&mut none, &layout);
+        assert_eq!(none, [false; 5]);
     }
 }

@@ -315,8 +315,9 @@ def test_the_readme_example_runs_as_written(tmp_path, monkeypatch, capsys):
     exec(compile(example, "README.md", "exec"), {})
     printed = capsys.readouterr().out
     assert printed.startswith("# How the river towns prepared for the flood\n")
-    # "Product" is in every page's template, the number and the story are each page's own: on
-    # every page the template goes (the judge lets the cross speak on pages this small too).
+    # Menu and footer are every page's template, the heading and the story each page's own: on
+    # every page the template goes (the judge lets the cross speak on pages this small too),
+    # and the heading stays whole although "Product" is in every page's.
     for n, story in enumerate(
         [
             "A kettle that boils a litre in two minutes.",
@@ -324,6 +325,6 @@ def test_the_readme_example_runs_as_written(tmp_path, monkeypatch, capsys):
             "Six cups that stack into a small tower.",
         ]
     ):
-        assert f"https://shop.example/products/{n} cross '{n}\\n{story}'" in printed
+        assert f"https://shop.example/products/{n} cross 'Product {n}\\n{story}'" in printed
     assert printed.rstrip().endswith("233 pages written")
     assert (tmp_path / "dbce-py-out" / "report.json").exists()
