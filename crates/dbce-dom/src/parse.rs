@@ -40,7 +40,9 @@ impl Document {
     /// their whole content there to crawlers, and script the page a browser shows, down to a
     /// header line or a "Loading". The second parse is the page when it shows at least 50
     /// words and twice those of the first (always when the first shows none), so that a short
-    /// page's "Please enable JavaScript" stays out.
+    /// page's "Please enable JavaScript" stays out. A page that shows fewer than 50 words because
+    /// its `<title>` is never closed (the parser reads the rest of the page as the title) is
+    /// parsed again with the title closed before the first tag after it, by the same rule.
     ///
     /// Malformed HTML is repaired as a browser would. Two limits of `config` truncate the page
     /// rather than refuse it, and [`ParseReport::truncated`] says which: an input longer than
@@ -65,23 +67,60 @@ pub(crate) fn parse_document<P: Driver>(
     config: &SanitizeConfig,
 ) -> Result<Document, DomError> {
     let doc = parse_with::<P>(html, config, false)?;
-    if doc.report().dropped(DropReason::Noscript) == 0 {
-        return Ok(doc);
-    }
     let shown = doc.shown_words(FEW_WORDS);
     if shown >= FEW_WORDS {
         return Ok(doc);
     }
-    let without_scripting = parse_with::<P>(html, config, true)?;
+    // What a second parse must show to be the page: at least FEW_WORDS words and twice the
+    // first's, or anything when the first shows none.
     let enough = if shown == 0 {
         0
     } else {
         FEW_WORDS.max(2 * shown)
     };
+    if let Some((closed, at)) = with_title_closed(html) {
+        let mut repaired = parse_document::<P>(&closed, config)?;
+        if repaired.shown_words(enough.max(1)) >= enough.max(1) {
+            // The bytes parsed are counted in the page as captured.
+            let report = &mut repaired.report;
+            if report.input_bytes > at as u64 {
+                report.input_bytes -= TITLE_END.len() as u64;
+            }
+            return Ok(repaired);
+        }
+    }
+    if doc.report().dropped(DropReason::Noscript) == 0 {
+        return Ok(doc);
+    }
+    let without_scripting = parse_with::<P>(html, config, true)?;
     if without_scripting.shown_words(enough) >= enough {
         return Ok(without_scripting);
     }
     Ok(doc)
+}
+
+/// The end tag [`with_title_closed`] adds.
+const TITLE_END: &str = "</title>";
+
+/// `html` with the `</title>` it lacks, and where it went: when the first `<title>` start tag
+/// is never closed, the HTML5 parser reads all that follows as the title's text and the body
+/// comes out empty (l3s-gn1 has seven Korea Times pages whose `</title>` was lost). The end tag
+/// goes before the first `<` after the start tag, so that the tags after it are tags again.
+/// `None` when the page has no `<title>`, closes it, or has no tag after it.
+fn with_title_closed(html: &str) -> Option<(String, usize)> {
+    let lower = html.to_ascii_lowercase();
+    let start = lower.match_indices("<title").map(|(i, _)| i).find(|&i| {
+        matches!(
+            lower.as_bytes().get(i + "<title".len()),
+            Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+        )
+    })?;
+    if lower[start..].contains(TITLE_END.trim_end_matches('>')) {
+        return None;
+    }
+    let text = start + lower[start..].find('>')? + 1;
+    let at = text + lower[text..].find('<')?;
+    Some(([&html[..at], TITLE_END, &html[at..]].concat(), at))
 }
 
 /// Fewer words than this in a body are a scripted page's shell (a site name, a menu, a
@@ -241,6 +280,36 @@ mod tests {
         assert!(text.contains("Visible story"));
         assert!(!text.contains("Enable JavaScript"), "{text}");
         assert_eq!(doc.report().dropped(DropReason::Noscript), 1);
+    }
+
+    #[test]
+    fn a_title_never_closed_ends_before_the_next_tag_when_it_swallowed_the_page() {
+        // A Korea Times page of l3s-gn1: the `</title>` and part of a script were lost.
+        let story = "South Korean golfer Choi Kyung-ju won the Sony Open on Sunday. ";
+        let page = format!(
+            "<html><head><title>Choi Wins (The Korea Times)ntById(\"font\");\n}}\n//-->\n\
+             </script></head><body><table><tr><td><p>{}</p></td></tr></table></body></html>",
+            story.repeat(3)
+        );
+        let doc = Document::parse(&page, &config()).unwrap();
+        let text = body_text(&doc);
+        assert!(text.contains("Choi Kyung-ju won"), "{text}");
+        // The body shows the story (33 words); the script's remains are the title's text.
+        assert_eq!(doc.shown_words(FEW_WORDS), 33);
+        assert_eq!(doc.report().input_bytes, page.len() as u64);
+        // As parsed when the title is closed, tags and all; and a page that shows enough as it
+        // is, or whose title ends, is not parsed again.
+        let closed = page.replacen("</script>", "</title></script>", 1);
+        let reference = Document::parse(&closed, &config()).unwrap();
+        assert_eq!(body_text(&reference), text);
+        assert_eq!(with_title_closed(&closed), None);
+        assert_eq!(with_title_closed("<title>T</TITLE><p>x"), None);
+        assert_eq!(with_title_closed("<titles><p>x"), None);
+        assert_eq!(
+            with_title_closed("<TITLE lang=en>T <p>x"),
+            Some(("<TITLE lang=en>T </title><p>x".to_owned(), 17))
+        );
+        assert_eq!(with_title_closed("<title>Only a title"), None);
     }
 
     #[test]
