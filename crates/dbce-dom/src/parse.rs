@@ -104,18 +104,27 @@ const TITLE_END: &str = "</title>";
 
 /// `html` with the `</title>` it lacks, and where it went: when the first `<title>` start tag
 /// is never closed, the HTML5 parser reads all that follows as the title's text and the body
-/// comes out empty (l3s-gn1 has seven Korea Times pages whose `</title>` was lost). The end tag
+/// comes out empty (l3s-gn1 has eight such pages: six Korea Times and one Computerworld page
+/// lost their `</title>`, a CBN News page has `</titlevalue="true" -->`). The end tag
 /// goes before the first `<` after the start tag, so that the tags after it are tags again.
 /// `None` when the page has no `<title>`, closes it, or has no tag after it.
 fn with_title_closed(html: &str) -> Option<(String, usize)> {
     let lower = html.to_ascii_lowercase();
-    let start = lower.match_indices("<title").map(|(i, _)| i).find(|&i| {
-        matches!(
-            lower.as_bytes().get(i + "<title".len()),
-            Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
-        )
-    })?;
-    if lower[start..].contains(TITLE_END.trim_end_matches('>')) {
+    // Where a tag `open` (`<title` or `</title`) starts in `lower` from `from` on: its name
+    // must end there (`</titlevalue="true" -->` does not close a title).
+    let tag = |open: &str, from: usize| {
+        lower[from..]
+            .match_indices(open)
+            .map(|(i, _)| from + i)
+            .find(|&i| {
+                matches!(
+                    lower.as_bytes().get(i + open.len()),
+                    Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+                )
+            })
+    };
+    let start = tag("<title", 0)?;
+    if tag(TITLE_END.trim_end_matches('>'), start).is_some() {
         return None;
     }
     let text = start + lower[start..].find('>')? + 1;
@@ -310,6 +319,14 @@ mod tests {
             Some(("<TITLE lang=en>T </title><p>x".to_owned(), 17))
         );
         assert_eq!(with_title_closed("<title>Only a title"), None);
+        // A CBN News page of l3s-gn1: a template tool's comment ran into the end tag.
+        assert_eq!(
+            with_title_closed("<title>T</titlevalue=\"true\" --></head>"),
+            Some((
+                "<title>T</title></titlevalue=\"true\" --></head>".to_owned(),
+                8
+            ))
+        );
     }
 
     #[test]
