@@ -229,12 +229,13 @@ impl PageAnnotator<'_> {
             let linked: Vec<bool> = runs.iter().map(|r| run_unit(doc, r).1).collect();
             let evidence =
                 PageEvidence::of(&runs, &single, &linked, cross.bits(), similarity, page_type);
+            let lines = layout.lines();
             let routes: Vec<(Route, Vec<bool>)> = Route::JUDGED
                 .into_iter()
                 .map(|route| {
                     let mut keep = route_verdicts(route, &runs, &single);
                     if matches!(route, Route::Cross | Route::Agree) {
-                        whole_lines(&mut keep, &layout);
+                        whole_lines(&mut keep, &runs, &lines);
                     }
                     (route, keep)
                 })

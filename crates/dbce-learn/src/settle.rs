@@ -2,6 +2,8 @@
 //! route whose text is not empty decides ([`settle`]), so that no page comes out empty while a
 //! route would fill it.
 
+use std::ops::Range;
+
 use dbce_annotate::{Decision, LabelledRun, PatternClass, RunLayout};
 
 use crate::judge::Route;
@@ -22,22 +24,23 @@ pub fn route_verdicts(route: Route, runs: &[LabelledRun], single: &[bool]) -> Ve
         .collect()
 }
 
-/// Keeps every run of each line (a block, or text between `<br>`s) of which `keep` already
-/// keeps at least half the words. The diff compares pages word by word, so a word a page
-/// shares with its partners ("said", "Product", "In this example") leaves a hole in a
-/// sentence that is the page's own; the routes that read the cross ([`Route::Cross`],
+/// Keeps every run of each of `lines` ([`RunLayout::lines`]: a block, or text between `<br>`s)
+/// of which `keep` already keeps at least half the words. The diff compares pages word by word,
+/// so a word a page shares with its partners ("said", "Product", "In this example") leaves a
+/// hole in a sentence that is the page's own; the routes that read the cross ([`Route::Cross`],
 /// [`Route::Agree`]) keep such a line whole instead. A line mostly shared (a menu with one
 /// page-specific link) stays as the route has it.
-pub fn whole_lines(keep: &mut [bool], layout: &RunLayout) {
-    let words: Vec<usize> = layout
-        .pieces()
-        .map(|piece| piece.split_whitespace().count())
-        .collect();
-    for line in layout.lines() {
-        let total: usize = words[line.clone()].iter().sum();
-        let kept: usize = line.clone().filter(|&i| keep[i]).map(|i| words[i]).sum();
-        if kept > 0 && 2 * kept >= total {
-            keep[line].fill(true);
+pub fn whole_lines(keep: &mut [bool], runs: &[LabelledRun], lines: &[Range<usize>]) {
+    for line in lines {
+        let words = |kept_only: bool| -> u32 {
+            line.clone()
+                .filter(|&i| !kept_only || keep[i])
+                .map(|i| runs[i].run.words)
+                .sum()
+        };
+        let kept = words(true);
+        if kept > 0 && 2 * kept >= words(false) {
+            keep[line.clone()].fill(true);
         }
     }
 }
@@ -151,12 +154,13 @@ mod tests {
         let runs = runs_of(&doc);
         assert_eq!(runs.len(), 5);
         let layout = RunLayout::of(&doc, &runs);
+        let lines = layout.lines();
         let mut keep = vec![false, true, false, false, true];
-        whole_lines(&mut keep, &layout);
+        whole_lines(&mut keep, &runs, &lines);
         assert_eq!(keep, [true, true, false, false, true]);
         assert_eq!(layout.text(|i| keep[i]), "Product 7\nSeven");
         let mut none = vec![false; 5];
-        whole_lines(&mut none, &layout);
+        whole_lines(&mut none, &runs, &lines);
         assert_eq!(none, [false; 5]);
     }
 }
