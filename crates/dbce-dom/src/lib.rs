@@ -56,6 +56,7 @@ mod report;
 mod rules;
 mod serialize;
 mod sink;
+mod streamed;
 mod text;
 mod tokens;
 

@@ -12,6 +12,7 @@ use crate::document::Document;
 use crate::raw::RawTree;
 use crate::report::{ParseReport, Truncation};
 use crate::sink::{Handle, Sink, SinkCounts};
+use crate::streamed::put_streamed_content_in_place;
 use crate::{DomError, DropReason, SanitizeConfig};
 
 /// Calls of [`Document::parse`] in this process, for [`parse_count`].
@@ -218,7 +219,7 @@ fn parse_with<P: Driver>(
     }
     // Past the depth limit, the parser is stopped where it got to: closing the open elements
     // costs time linear in their number.
-    let (raw, counts) = parser.finish();
+    let (mut raw, counts) = parser.finish();
     if counts.overflowed {
         return Err(DomError::TooManyNodes {
             max: max_nodes,
@@ -228,6 +229,7 @@ fn parse_with<P: Driver>(
     if counts.too_deep {
         truncated.push(Truncation::Depth);
     }
+    put_streamed_content_in_place(&mut raw);
     let report = ParseReport {
         input_bytes: at_byte,
         truncated,

@@ -17,6 +17,7 @@ use html5ever::{Attribute, QualName, local_name, ns};
 use crate::node::NONE;
 use crate::raw::{RawData, RawTree, attr_bytes};
 use crate::rules::{DropReason, ElementRule, element_rule, scans_open_elements};
+use crate::streamed::is_boundary_template;
 
 /// First virtual id; real ids are below it (the arena never holds 2^32 nodes).
 const VIRTUAL_BASE: u64 = 1 << 32;
@@ -188,6 +189,12 @@ impl TreeSink for Sink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
         let empty = match element_rule(&name, &attrs) {
             ElementRule::Drop(DropReason::Noscript) if self.keep_noscript => false,
+            // Kept, without contents, until `streamed` has put the content streamed for it in
+            // its place (and then removed); counted as dropped, as every template is.
+            ElementRule::Drop(reason @ DropReason::Template) if is_boundary_template(&attrs) => {
+                self.counts.borrow_mut().dropped[reason.index()] += 1;
+                true
+            }
             ElementRule::Drop(reason) => return self.drop_node(reason, Rc::new(name)),
             ElementRule::Keep => false,
             ElementRule::KeepEmpty => true,

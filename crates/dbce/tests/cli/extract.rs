@@ -85,6 +85,35 @@ fn a_page_that_lost_its_title_end_tag_keeps_its_story() {
 }
 
 #[test]
+fn a_story_streamed_by_react_is_read_in_its_place() {
+    // React's streaming sends the suspended story after the footer, hidden, and a script moves
+    // it to its placeholder; dbce makes the move when parsing, so the text is the page's own.
+    let html = std::fs::read_to_string(article()).unwrap();
+    let (start, end) = (
+        html.find("<article").unwrap(),
+        html.find("</article>").unwrap() + "</article>".len(),
+    );
+    let streamed = format!(
+        "{}<!--$?--><template id=\"B:0\"></template><p>Loading…</p><!--/$-->{}",
+        &html[..start],
+        &html[end..],
+    )
+    .replacen(
+        "</body>",
+        &format!(
+            "<div hidden id=\"S:0\">{}</div><script>$RC(\"B:0\",\"S:0\")</script></body>",
+            &html[start..end]
+        ),
+        1,
+    );
+    let text = extract(&["--url", URL]);
+    let streamed_text = extract_stdin(streamed.as_bytes());
+    assert!(streamed_text.contains("By Ana Berg"), "{streamed_text}");
+    // The fallback stays beside the story (its comments are gone before the move).
+    assert_eq!(streamed_text.replace("Loading…\n", ""), text);
+}
+
+#[test]
 fn extract_reads_standard_input() {
     let html = std::fs::read(article()).unwrap();
     assert_eq!(extract_stdin(&html), extract(&["--url", URL]));
