@@ -17,7 +17,7 @@ use html5ever::{Attribute, QualName, local_name, ns};
 use crate::node::NONE;
 use crate::raw::{RawData, RawTree, attr_bytes};
 use crate::rules::{DropReason, ElementRule, element_rule, scans_open_elements};
-use crate::streamed::is_boundary_template;
+use crate::streamed::is_placeholder_template;
 
 /// First virtual id; real ids are below it (the arena never holds 2^32 nodes).
 const VIRTUAL_BASE: u64 = 1 << 32;
@@ -191,7 +191,7 @@ impl TreeSink for Sink {
             ElementRule::Drop(DropReason::Noscript) if self.keep_noscript => false,
             // Kept, without contents, until `streamed` has put the content streamed for it in
             // its place (and then removed); counted as dropped, as every template is.
-            ElementRule::Drop(reason @ DropReason::Template) if is_boundary_template(&attrs) => {
+            ElementRule::Drop(reason @ DropReason::Template) if is_placeholder_template(&attrs) => {
                 self.counts.borrow_mut().dropped[reason.index()] += 1;
                 true
             }

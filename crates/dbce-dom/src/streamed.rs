@@ -4,36 +4,41 @@
 //! suspended part of the page goes, `<template id="B:0"></template>` among its fallback (a
 //! spinner, a skeleton), and that part's content later in the body inside `<div hidden
 //! id="S:0">`, followed by a script (`$RC("B:0","S:0")`) that moves the content to the
-//! placeholder and removes the fallback. A browser's reader sees the content in its place; a
-//! parse without scripts sees it hidden after the footer. [`put_streamed_content_in_place`]
-//! does the script's move: the children of each `S:n` go right before the `B:n` template, the
-//! emptied `div` goes, and so does every boundary template. The fallback stays (it sits between
-//! comments that the sanitiser has already dropped); it is a few words at most.
+//! placeholder and removes the fallback; a part without fallback has a `<template id="P:5">`
+//! and the script `$RS("S:5","P:5")`. The three kinds of id count from one counter of segments
+//! (in hexadecimal: `S:a`), so a segment's placeholder is the `B:` or `P:` template with its
+//! number. A browser's reader sees the content in its place; a parse without scripts sees it
+//! hidden after the footer. [`put_streamed_content_in_place`] does the scripts' move without
+//! them (archives often lose inline scripts): the children of each `S:n` go right before the
+//! `B:n` or `P:n` template, the emptied `div` goes, and so does every such template. A fallback
+//! stays (it sits between comments that the sanitiser has already dropped); it is a few words
+//! at most.
 
 use html5ever::Attribute;
 
 use crate::node::NONE;
 use crate::raw::{RawData, RawTree};
 
-/// The number `n` of an `id` attribute `{prefix}n` (`B:3`, `S:3`), if it is one.
-fn numbered_id(attrs: &[Attribute], prefix: &str) -> Option<u32> {
+/// The segment number `n` of an `id` attribute `{prefix}n` (`B:3`, `S:a`), if it is one: ASCII
+/// letters and digits after one of `prefixes`.
+fn segment_id<'a>(attrs: &'a [Attribute], prefixes: &[&str]) -> Option<&'a str> {
     let id = attrs.iter().find(|a| &*a.name.local == "id")?;
-    let digits = id.value.strip_prefix(prefix)?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
+    let number = prefixes.iter().find_map(|p| id.value.strip_prefix(p))?;
+    (!number.is_empty() && number.bytes().all(|b| b.is_ascii_alphanumeric())).then_some(number)
 }
 
-/// Whether a `<template>` with these attributes is a streamed boundary's placeholder
-/// (`id="B:n"`), which the sink keeps until [`put_streamed_content_in_place`] has used it.
-pub(crate) fn is_boundary_template(attrs: &[Attribute]) -> bool {
-    numbered_id(attrs, "B:").is_some()
+/// The prefixes of a placeholder's id: a boundary's (`$RC`) or a segment's (`$RS`).
+const PLACEHOLDERS: [&str; 2] = ["B:", "P:"];
+
+/// Whether a `<template>` with these attributes is a streamed segment's placeholder (`id="B:n"`
+/// or `id="P:n"`), which the sink keeps until [`put_streamed_content_in_place`] has used it.
+pub(crate) fn is_placeholder_template(attrs: &[Attribute]) -> bool {
+    segment_id(attrs, &PLACEHOLDERS).is_some()
 }
 
-/// Moves the content of every `<div hidden id="S:n">` to its `<template id="B:n">`, then
-/// removes the boundary templates and the emptied `div`s; a `div` without its template stays
-/// where it is.
+/// Moves the content of every `<div hidden id="S:n">` to its `<template id="B:n">` (or
+/// `P:n`), then removes the placeholder templates and the emptied `div`s; a `div` without its
+/// template stays where it is.
 pub(crate) fn put_streamed_content_in_place(tree: &mut RawTree) {
     let mut templates = Vec::new();
     let mut segments = Vec::new();
@@ -43,14 +48,14 @@ pub(crate) fn put_streamed_content_in_place(tree: &mut RawTree) {
         };
         let id = crate::node::to_u32(id);
         if &**local == "template" {
-            if let Some(n) = numbered_id(attrs, "B:") {
-                templates.push((n, id));
+            if let Some(n) = segment_id(attrs, &PLACEHOLDERS) {
+                templates.push((n.to_owned(), id));
             }
         } else if &**local == "div"
             && attrs.iter().any(|a| &*a.name.local == "hidden")
-            && let Some(n) = numbered_id(attrs, "S:")
+            && let Some(n) = segment_id(attrs, &["S:"])
         {
-            segments.push((n, id));
+            segments.push((n.to_owned(), id));
         }
     }
     if templates.is_empty() {
@@ -59,9 +64,9 @@ pub(crate) fn put_streamed_content_in_place(tree: &mut RawTree) {
     // The first placeholder of each number counts, as `getElementById` finds it.
     templates.sort_unstable();
     let mut first = templates.clone();
-    first.dedup_by_key(|&mut (n, _)| n);
+    first.dedup_by(|a, b| a.0 == b.0);
     for (n, segment) in segments {
-        let Ok(t) = first.binary_search_by_key(&n, |&(n, _)| n) else {
+        let Ok(t) = first.binary_search_by(|(m, _)| m.as_str().cmp(&n)) else {
             continue;
         };
         let template = first[t].1;
@@ -122,6 +127,14 @@ mod tests {
             body_text(html),
             "Shop Keyboard Weight 653 g Loading Reviews here. Terms"
         );
+    }
+
+    #[test]
+    fn segments_go_to_placeholders_of_either_kind_numbered_in_hexadecimal() {
+        let html = r#"<body><h1>Docs</h1><template id="P:a"></template><p>Middle</p>
+            <!--$?--><template id="B:1f"></template><!--/$--><footer>End</footer>
+            <div hidden id="S:1f"><p>Second part.</p></div><div hidden id="S:a"><p>First part.</p></div></body>"#;
+        assert_eq!(body_text(html), "Docs First part. Middle Second part. End");
     }
 
     #[test]
