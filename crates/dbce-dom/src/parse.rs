@@ -229,7 +229,9 @@ fn parse_with<P: Driver>(
     if counts.too_deep {
         truncated.push(Truncation::Depth);
     }
-    put_streamed_content_in_place(&mut raw);
+    if counts.streamed {
+        put_streamed_content_in_place(&mut raw);
+    }
     let report = ParseReport {
         input_bytes: at_byte,
         truncated,

@@ -40,6 +40,8 @@ pub(crate) struct SinkCounts {
     pub(crate) overflowed: bool,
     /// A block element went deeper than the limit.
     pub(crate) too_deep: bool,
+    /// Placeholders of streamed content were kept (`streamed`): the tree needs the move.
+    pub(crate) streamed: bool,
 }
 
 /// The [`TreeSink`] filling a [`RawTree`].
@@ -192,7 +194,9 @@ impl TreeSink for Sink {
             // Kept, without contents, until `streamed` has put the content streamed for it in
             // its place (and then removed); counted as dropped, as every template is.
             ElementRule::Drop(reason @ DropReason::Template) if is_placeholder_template(&attrs) => {
-                self.counts.borrow_mut().dropped[reason.index()] += 1;
+                let mut counts = self.counts.borrow_mut();
+                counts.dropped[reason.index()] += 1;
+                counts.streamed = true;
                 true
             }
             ElementRule::Drop(reason) => return self.drop_node(reason, Rc::new(name)),
