@@ -61,15 +61,14 @@ pub(crate) fn put_streamed_content_in_place(tree: &mut RawTree) {
     if templates.is_empty() {
         return;
     }
-    // The first placeholder of each number counts, as `getElementById` finds it.
+    // By number, then by arena order: the first placeholder of each number counts, as
+    // `getElementById` finds it.
     templates.sort_unstable();
-    let mut first = templates.clone();
-    first.dedup_by(|a, b| a.0 == b.0);
     for (n, segment) in segments {
-        let Ok(t) = first.binary_search_by(|(m, _)| m.as_str().cmp(&n)) else {
+        let t = templates.partition_point(|(m, _)| *m < n);
+        let Some(&(_, template)) = templates.get(t).filter(|(m, _)| *m == n) else {
             continue;
         };
-        let template = first[t].1;
         if tree.nodes[template as usize].parent == NONE || is_inside(tree, template, segment) {
             continue;
         }
