@@ -11,8 +11,8 @@
 //! hidden after the footer. [`put_streamed_content_in_place`] does the scripts' move without
 //! them (archives often lose inline scripts): the children of each `S:n` go right before the
 //! `B:n` or `P:n` template, the emptied `div` goes, and so does every such template. A fallback
-//! stays (it sits between comments that the sanitiser has already dropped); it is a few words
-//! at most.
+//! stays (it sits between comments that the sanitiser has already dropped): mostly a "Loading"
+//! or a skeleton without words, but on some pages a menu (Vercel's home page has 39).
 
 use html5ever::Attribute;
 
