@@ -58,9 +58,6 @@ pub(crate) fn put_streamed_content_in_place(tree: &mut RawTree) {
             segments.push((n.to_owned(), id));
         }
     }
-    if templates.is_empty() {
-        return;
-    }
     // By number, then by arena order: the first placeholder of each number counts, as
     // `getElementById` finds it.
     templates.sort_unstable();
