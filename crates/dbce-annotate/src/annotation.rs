@@ -100,6 +100,10 @@ pub enum Decision {
     /// Boilerplate by the patterns, made content as the linked headline of a teaser whose
     /// summary the patterns keep ([`crate::keep_teaser_headlines`]).
     Teaser,
+    /// Content by its route, made boilerplate as the second copy of a passage a reader sees
+    /// once: a responsive copy hidden by its markup, or a quoted post
+    /// ([`crate::RepeatedPassages`]).
+    Repeated,
 }
 
 /// A run with its class and how it was decided.

@@ -5,7 +5,8 @@
 //! - [`select_cross`]: a page's [`Cross`] among its candidates ([`CrossCandidate`], compared
 //!   by [`UrlKey`]), and [`free_family_runs`] for partners of the page's own paginated
 //!   document ([`UrlFamily`]), and [`keep_teaser_headlines`] for a listing's linked headlines
-//!   whose summaries the cross keeps;
+//!   whose summaries the cross keeps, and [`RepeatedPassages`] for the second copy of a
+//!   passage a reader sees once (a responsive copy hidden by class, a quoted post);
 //! - [`BitPattern`] (a cross's [`Bits`] and a run's, over [`CrossRole`]s) and [`classify`],
 //!   Appendix B's tables ([`APPENDIX_B`]) as data, with [`InvalidMode`] for test case T002;
 //! - [`SequenceMatcher`], a faithful port of Python's `difflib.SequenceMatcher` (CPython
@@ -47,6 +48,7 @@ mod markdown;
 mod matcher;
 mod pattern;
 mod render;
+mod repeated;
 mod teaser;
 mod tokens;
 
@@ -62,5 +64,6 @@ pub use pattern::{
     APPENDIX_B, BitPattern, Bits, CrossRole, InvalidMode, PatternClass, classify, classify_with,
 };
 pub use render::{RunLayout, annotated_html, content_text, decision_name, label_name};
+pub use repeated::RepeatedPassages;
 pub use teaser::keep_teaser_headlines;
 pub use tokens::{PageTokens, TokenPlace, WordId};

@@ -265,6 +265,7 @@ pub fn decision_name(decision: Decision) -> &'static str {
         Decision::Propagated => "propagated",
         Decision::Family => "url-family",
         Decision::Teaser => "teaser",
+        Decision::Repeated => "repeated",
     }
 }
 

@@ -129,6 +129,13 @@ pub struct AnnotateConfig {
     /// for (`dbce_classify::page_type::smooth_page_types`). By default, 0: off, because on
     /// wcxb-dev's multi-page sites it did not help (`docs/page-types.md`).
     pub page_type_smoothing: f32,
+    /// A passage of the content that repeats an earlier one line for line, has at least this
+    /// many words, and has a copy in markup that hides it at some screen width or quotes it
+    /// (a site builder's responsive copy, a forum reply quoting a post) is dropped: the reader
+    /// sees it once (`dbce_annotate::RepeatedPassages`; the runs' decision is `repeated`). The
+    /// thesis's methods `t001`–`t006` keep every copy. 0 keeps every copy. By default, 20:
+    /// wcxb-dev +0.003, the older news sets level (`docs/single-page.md`).
+    pub repeated_passage_words: u32,
 }
 
 impl Default for AnnotateConfig {
@@ -150,6 +157,7 @@ impl Default for AnnotateConfig {
             block_model: None,
             training: false,
             page_type_smoothing: 0.0,
+            repeated_passage_words: 20,
         }
     }
 }

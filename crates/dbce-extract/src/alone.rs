@@ -16,7 +16,9 @@ use dbce_config::{Config, ConfigError};
 use dbce_learn::judge::Route;
 use dbce_learn::model::{LoadError, load_block_model};
 
-use crate::draft::{Setting, settle_page, single_page_draft, single_page_method};
+use crate::draft::{
+    Setting, repeated_passages, settle_page, single_page_draft, single_page_method,
+};
 use crate::record::EmptyReason;
 
 /// Why a page could not be extracted.
@@ -114,12 +116,14 @@ pub fn extract_page(html: &str, url: &str, config: &Config) -> Result<ExtractedP
         guess,
         annotate.method,
     );
+    let repeats = repeated_passages(annotate, &doc, &runs, &layout);
     let settled = settle_page(
         &mut runs,
         &layout,
         decided_by,
         guess.page_type,
-        annotate.method,
+        annotate,
+        repeats.as_ref(),
     );
     let markdown = annotate.markdown.then(|| {
         content_markdown(&doc, &runs, &layout, |i| {

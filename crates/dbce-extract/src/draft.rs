@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use dbce_annotate::{
-    Bits, Cross, CrossRole, InvalidMode, LabelledRun, PageTokens, PatternClass, RunLayout,
-    UrlFamily, WordId, annotate, annotated_html, classify_runs, content_markdown, free_family_runs,
-    keep_teaser_headlines, resolve_invalid_by_parents,
+    Bits, Cross, CrossRole, InvalidMode, LabelledRun, PageTokens, PatternClass, RepeatedPassages,
+    RunLayout, UrlFamily, WordId, annotate, annotated_html, classify_runs, content_markdown,
+    free_family_runs, keep_teaser_headlines, resolve_invalid_by_parents,
 };
 use dbce_classify::{BlockModel, PageType, PageTypeGuess, SinglePageMethod};
 use dbce_config::{AnnotateConfig, ClassifyMethod};
@@ -60,6 +60,8 @@ pub struct Draft {
     /// The route whose verdicts the runs' classes are, so far.
     decided_by: Route,
     title: String,
+    /// The page's passages that may repeat, when the method drops repeated ones.
+    repeats: Option<RepeatedPassages>,
 }
 
 impl Draft {
@@ -151,6 +153,7 @@ impl PageAnnotator<'_> {
                 page_type,
                 method,
             );
+            let repeats = repeated_passages(self.config, doc, &runs, &layout);
             return Draft {
                 index,
                 cross: None,
@@ -161,6 +164,7 @@ impl PageAnnotator<'_> {
                 judged: None,
                 decided_by,
                 title,
+                repeats,
             };
         };
         // Beside the diff, the single-page verdicts are evidence the judge and the run model
@@ -260,6 +264,7 @@ impl PageAnnotator<'_> {
                 decided_by = settle(&mut runs, &layout, &order);
             }
         }
+        let repeats = repeated_passages(self.config, doc, &runs, &layout);
         Draft {
             index,
             cross: Some(members),
@@ -270,6 +275,7 @@ impl PageAnnotator<'_> {
             judged,
             decided_by,
             title,
+            repeats,
         }
     }
 
@@ -290,7 +296,8 @@ impl PageAnnotator<'_> {
             &draft.layout,
             draft.decided_by,
             guess.page_type,
-            self.config.method,
+            self.config,
+            draft.repeats.as_ref(),
         );
         let runs = &draft.runs;
         let annotated = doc
@@ -380,15 +387,36 @@ pub(crate) struct SettledPage {
     pub(crate) empty_reason: Option<EmptyReason>,
 }
 
-/// The text of a page's content runs. An error page (`page_type` error, method `evidence`)
-/// first loses every run: its words are no content.
+/// What [`settle_page`] needs to drop a page's repeated passages, when `config` asks for it
+/// (`annotate.repeated-passage-words` above 0, a method other than the thesis's) and some text
+/// of the page occurs twice.
+pub(crate) fn repeated_passages(
+    config: &AnnotateConfig,
+    doc: &Document,
+    runs: &[LabelledRun],
+    layout: &RunLayout,
+) -> Option<RepeatedPassages> {
+    if config.repeated_passage_words == 0 || config.method.is_thesis_case() {
+        return None;
+    }
+    RepeatedPassages::find(doc, runs, layout)
+}
+
+/// The text of a page's content runs, once the second copies of its `repeats` are dropped
+/// ([`repeated_passages`]). An error page (`page_type` error, method `evidence`) first loses
+/// every run: its words are no content.
 pub(crate) fn settle_page(
     runs: &mut [LabelledRun],
     layout: &RunLayout,
     decided_by: Route,
     page_type: PageType,
-    method: ClassifyMethod,
+    config: &AnnotateConfig,
+    repeats: Option<&RepeatedPassages>,
 ) -> SettledPage {
+    let method = config.method;
+    if let Some(repeats) = repeats {
+        repeats.drop_from(runs, layout, config.repeated_passage_words);
+    }
     let error_page = page_type == PageType::Error && method == ClassifyMethod::Evidence;
     let mut decided_by = decided_by;
     if error_page {

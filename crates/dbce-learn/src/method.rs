@@ -88,4 +88,14 @@ impl ClassifyMethod {
     pub fn learns_per_site(self) -> bool {
         self.window_layers() > 0 || self == Self::Joint
     }
+
+    /// Whether the method is one of the thesis's test cases, `t001`–`t006`, whose text stays
+    /// as the thesis defines it (every later refinement, such as dropping repeated passages,
+    /// is left out of them).
+    pub fn is_thesis_case(self) -> bool {
+        matches!(
+            self,
+            Self::T001 | Self::T002 | Self::T003 | Self::T004 | Self::T005 | Self::T006
+        )
+    }
 }

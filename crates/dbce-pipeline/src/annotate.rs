@@ -47,7 +47,7 @@ const CHUNK: usize = 512;
 /// `annotate/pages/SHARD.bin`: the [`AnnotatedPage`]s one task annotated, batch by batch.
 pub const ANNOTATED: ArtifactKind = ArtifactKind {
     tag: *b"ANNO",
-    version: 9,
+    version: 10,
 };
 
 /// Runs shard `shard` of stage `annotate`, unless it is already done: task `shard % T` of

@@ -167,3 +167,28 @@ fn extract_gives_the_text_run_gives_a_page_alone() {
         extract(&["--url", URL, "--format", "markdown"])
     );
 }
+
+#[test]
+fn a_story_written_once_per_screen_width_is_read_once() {
+    // Site builders write a section once per screen width and let the style sheet hide all but
+    // one; dbce reads no CSS, but drops the second copy of a passage one copy of which lies in
+    // such markup. The page reads as with one copy; as plain markup both copies stay.
+    let html = std::fs::read_to_string(article()).unwrap();
+    let (start, end) = (
+        html.find("<article").unwrap(),
+        html.find("</article>").unwrap() + "</article>".len(),
+    );
+    let story = &html[start..end];
+    let twice = |wide: &str, narrow: &str| {
+        format!(
+            "{}<div class=\"{wide}\">{story}</div><div class=\"{narrow}\">{story}</div>{}",
+            &html[..start],
+            &html[end..],
+        )
+    };
+    let text = extract(&["--url", URL]);
+    let responsive = extract_stdin(twice("hidden-mobile", "hidden-desktop").as_bytes());
+    assert_eq!(responsive, text);
+    let plain = extract_stdin(twice("wide", "narrow").as_bytes());
+    assert_eq!(plain.matches("By Ana Berg").count(), 2, "{plain}");
+}
