@@ -251,19 +251,16 @@ mod tests {
     use crate::{PageTokens, PatternClass, annotate};
     use dbce_dom::SanitizeConfig;
 
-    /// `html`'s runs, every one content, their layout, and the page.
+    /// The page of `html` and its runs, every one content.
     fn page(html: &str) -> (Document, Vec<LabelledRun>) {
         let doc = Document::parse(html, &SanitizeConfig::default()).unwrap();
-        let tokens = PageTokens::read(&doc);
-        let runs = annotate(&tokens, &[])
-            .into_iter()
-            .map(|run| LabelledRun {
-                run,
-                class: PatternClass::Content,
-                decision: Decision::Pattern,
-            })
-            .collect();
-        (doc, runs)
+        let content = |run| LabelledRun {
+            run,
+            class: PatternClass::Content,
+            decision: Decision::Pattern,
+        };
+        let runs = annotate(&PageTokens::read(&doc), &[]);
+        (doc, runs.into_iter().map(content).collect())
     }
 
     fn text_after_dropping(html: &str, min_words: u32) -> (String, u32) {

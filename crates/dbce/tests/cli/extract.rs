@@ -84,15 +84,18 @@ fn a_page_that_lost_its_title_end_tag_keeps_its_story() {
     assert_eq!(extract_stdin(broken.as_bytes()), extract(&["--url", URL]));
 }
 
+/// Where the test article's `<article>` element starts and ends in its HTML.
+fn story(html: &str) -> (usize, usize) {
+    let end = html.find("</article>").unwrap() + "</article>".len();
+    (html.find("<article").unwrap(), end)
+}
+
 #[test]
 fn a_story_streamed_by_react_is_read_in_its_place() {
     // React's streaming sends the suspended story after the footer, hidden, and a script moves
     // it to its placeholder; dbce makes the move when parsing, so the text is the page's own.
     let html = std::fs::read_to_string(article()).unwrap();
-    let (start, end) = (
-        html.find("<article").unwrap(),
-        html.find("</article>").unwrap() + "</article>".len(),
-    );
+    let (start, end) = story(&html);
     let streamed = format!(
         "{}<!--$?--><template id=\"B:0\"></template><p>Loading…</p><!--/$-->{}",
         &html[..start],
@@ -174,10 +177,7 @@ fn a_story_written_once_per_screen_width_is_read_once() {
     // one; dbce reads no CSS, but drops the second copy of a passage one copy of which lies in
     // such markup. The page reads as with one copy; as plain markup both copies stay.
     let html = std::fs::read_to_string(article()).unwrap();
-    let (start, end) = (
-        html.find("<article").unwrap(),
-        html.find("</article>").unwrap() + "</article>".len(),
-    );
+    let (start, end) = story(&html);
     let story = &html[start..end];
     let twice = |wide: &str, narrow: &str| {
         format!(
