@@ -12,8 +12,8 @@
 //! dbce evaluates no CSS, so it cannot tell which copy a browser shows; it can tell that the
 //! text is the same. A passage of the page's content that repeats an earlier one, line for
 //! line, is dropped when it is long enough and one of the two copies lies wholly in such
-//! markup. A passage the page shows twice in plain markup (a news page that prints its story twice,
-//! lines a list repeats per item) stays: there the reader does see it twice.
+//! markup. A passage the page shows twice in plain markup (a news page that prints its story
+//! twice, lines a list repeats per item) stays: there the reader does see it twice.
 
 use std::collections::HashMap;
 
@@ -34,8 +34,8 @@ pub struct RepeatedPassages {
     marked: Vec<bool>,
 }
 
-/// The longest earlier occurrences of a line looked at, so a line repeated on every item of
-/// a long list costs a bounded amount of work.
+/// How many of a line's earlier occurrences (the latest) are looked at, so a line repeated on
+/// every item of a long list costs a bounded amount of work.
 const CANDIDATES: usize = 32;
 
 impl RepeatedPassages {
@@ -74,11 +74,11 @@ impl RepeatedPassages {
         let mut dropped = Vec::new();
         let mut i = 0;
         while i < lines.len() {
-            let (length, copy) = self.repeat_at(&lines, i, &at, min_words);
+            let length = self.repeat_at(&lines, i, &at, min_words);
             for (k, line) in lines[i..i + length.max(1)].iter().enumerate() {
                 at.entry(line.text.as_str()).or_default().push(i + k);
             }
-            if copy {
+            if length > 0 {
                 dropped.extend(
                     lines[i..i + length]
                         .iter()
@@ -101,17 +101,17 @@ impl RepeatedPassages {
         words
     }
 
-    /// The longest passage from line `i` that repeats one before it (`at`: where each line
-    /// text occurred) and may go, with `true`; else `(0, false)`.
+    /// How many lines long the longest passage from line `i` is that repeats one before it
+    /// (`at`: where each line's text occurred) and may go; 0 when none may.
     fn repeat_at(
         &self,
         lines: &[KeptLine],
         i: usize,
         at: &HashMap<&str, Vec<usize>>,
         min_words: u32,
-    ) -> (usize, bool) {
+    ) -> usize {
         let Some(earlier) = at.get(lines[i].text.as_str()) else {
-            return (0, false);
+            return 0;
         };
         let mut best = 0;
         for &j in earlier.iter().rev().take(CANDIDATES) {
@@ -132,7 +132,7 @@ impl RepeatedPassages {
                 best = length;
             }
         }
-        (best, best > 0)
+        best
     }
 }
 

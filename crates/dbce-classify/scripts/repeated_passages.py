@@ -84,7 +84,8 @@ def drop_repeats(lines, marked, min_words, share):
         best = 0
         for j in at.get(keys[i], [])[-32:][::-1]:
             length = 0
-            while i + length < len(keys) and j + length < i and keys[j + length] == keys[i + length]:
+            while (i + length < len(keys) and j + length < i
+                   and keys[j + length] == keys[i + length]):
                 length += 1
             if (length > best and sum(words[i:i + length]) >= min_words
                     and (is_marked(i, length) or is_marked(j, length))):
