@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use dbce_dom::{Document, NodeRef};
+use dbce_dom::{Document, NodeRef, style_hides};
 
 use crate::PatternClass;
 use crate::annotation::{Decision, LabelledRun};
@@ -183,25 +183,12 @@ fn hides_or_quotes(node: NodeRef<'_>) -> bool {
     node.attrs().any(|(name, value)| match name {
         "hidden" => true,
         "aria-hidden" => value.trim().eq_ignore_ascii_case("true"),
-        "style" => hides_by_style(value),
+        "style" => style_hides(value),
         "class" => value.split_ascii_whitespace().any(|class| {
             let class = class.to_ascii_lowercase();
             is_hiding_class(&class) || class.contains("quote")
         }),
         _ => false,
-    })
-}
-
-/// Whether an inline style hides its element: `display: none` or `visibility: hidden`.
-fn hides_by_style(style: &str) -> bool {
-    style.split(';').any(|declaration| {
-        let Some((property, value)) = declaration.split_once(':') else {
-            return false;
-        };
-        let (property, value) = (property.trim(), value.trim());
-        let value = value.trim_end_matches("!important").trim();
-        (property.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
-            || (property.eq_ignore_ascii_case("visibility") && value.eq_ignore_ascii_case("hidden"))
     })
 }
 
@@ -366,8 +353,5 @@ mod tests {
         for class in ["hiddenness", "mobile-menu", "desktop-nav", "quote-author"] {
             assert!(!is_hiding_class(class), "{class}");
         }
-        assert!(hides_by_style("color: red; display : none !important"));
-        assert!(hides_by_style("visibility:hidden"));
-        assert!(!hides_by_style("display: block"));
     }
 }

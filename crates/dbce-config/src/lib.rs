@@ -130,9 +130,9 @@ pub struct AnnotateConfig {
     /// wcxb-dev's multi-page sites it did not help (`docs/page-types.md`).
     pub page_type_smoothing: f32,
     /// A passage of the content that repeats an earlier one line for line, has at least this
-    /// many words, and has a copy in markup that hides it at some screen width or quotes it
-    /// (a site builder's responsive copy, a forum reply quoting a post) is dropped: the reader
-    /// sees it once (`dbce_annotate::RepeatedPassages`; the runs' decision is `repeated`). The
+    /// many words, and has a copy wholly in markup that hides it at some screen width or quotes
+    /// it (a site builder's responsive copy, a forum reply quoting a post) is dropped: the
+    /// reader sees it once (`dbce_annotate::RepeatedPassages`; the runs' decision is `repeated`). The
     /// thesis's methods `t001`–`t006` keep every copy. 0 keeps every copy. By default, 20:
     /// wcxb-dev +0.003, the older news sets level (`docs/single-page.md`).
     pub repeated_passage_words: u32,

@@ -242,9 +242,32 @@ impl<'a> Iterator for Ancestors<'a> {
     }
 }
 
+/// Whether an inline `style` hides its element: a declaration that reads `display:none` or
+/// `visibility:hidden` once its whitespace is removed and its letters lowercased, with or
+/// without `!important` (readability's `displayNoneRe`, and what dbce reads of hiding without
+/// a CSS engine).
+pub fn style_hides(style: &str) -> bool {
+    style.split(';').any(|decl| {
+        let decl: String = decl
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let decl = decl.strip_suffix("!important").unwrap_or(&decl);
+        decl == "display:none" || decl == "visibility:hidden"
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::{Document, NodeId, NodeKind, SanitizeConfig};
+    use crate::{Document, NodeId, NodeKind, SanitizeConfig, style_hides};
+
+    #[test]
+    fn styles_that_hide_are_recognised() {
+        assert!(style_hides("color: red; display : none !important"));
+        assert!(style_hides("visibility:hidden"));
+        assert!(!style_hides("display: block"));
+    }
 
     fn parse(html: &str) -> Document {
         Document::parse(html, &SanitizeConfig::default()).unwrap()

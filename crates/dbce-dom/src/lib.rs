@@ -61,7 +61,7 @@ mod text;
 mod tokens;
 
 pub use config::SanitizeConfig;
-pub use document::{Ancestors, Children, Document, NodeRef};
+pub use document::{Ancestors, Children, Document, NodeRef, style_hides};
 pub use encode::DecodeError;
 pub use error::DomError;
 pub use layers::{Groups, Layers, NodeGroup};

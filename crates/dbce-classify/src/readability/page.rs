@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
-use dbce_dom::{Document, NodeId, NodeKind, NodeRef};
+use dbce_dom::{Document, NodeId, NodeKind, NodeRef, style_hides};
 
 /// Marks "no node" in parent links.
 pub(super) const NONE: u32 = u32::MAX;
@@ -392,7 +392,7 @@ fn info<'a>(
             info.tag_weight = tag_weight(name);
             info.blockish = BLOCKISH.iter().any(|b| name.starts_with(b));
             info.inline = INLINE.contains(&name);
-            info.hidden = attrs.hidden || attrs.style.is_some_and(hides);
+            info.hidden = attrs.hidden || attrs.style.is_some_and(style_hides);
             info.article_body = attrs
                 .itemprop
                 .is_some_and(|v| v.split_whitespace().any(|t| t == "articleBody"));
@@ -445,19 +445,6 @@ fn lowercase(value: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(value)
     }
-}
-
-/// A `style` that hides the element (`displayNoneRe`).
-fn hides(style: &str) -> bool {
-    style.split(';').any(|decl| {
-        let decl: String = decl
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let decl = decl.strip_suffix("!important").unwrap_or(&decl);
-        decl == "display:none" || decl == "visibility:hidden"
-    })
 }
 
 /// One of the word lists; its bit in [`lists_in`]'s answer is `1 << list`.
@@ -648,9 +635,6 @@ mod tests {
         assert!(!unlikely("comments main", ""));
         assert!(!unlikely("", ""));
         assert!(!unlikely("contentwithsidebar", ""));
-        assert!(hides("color: red; display : none !important"));
-        assert!(hides("visibility:hidden"));
-        assert!(!hides("display: block"));
     }
 
     #[test]
