@@ -15,9 +15,10 @@
 //! markup. A passage the page shows twice in plain markup (a news page that prints its story
 //! twice, lines a list repeats per item) stays: there the reader does see it twice.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-use dbce_dom::{Document, NodeRef, style_hides};
+use dbce_dom::{Document, NodeId, NodeRef, style_hides};
 
 use crate::PatternClass;
 use crate::annotation::{Decision, LabelledRun};
@@ -50,6 +51,7 @@ impl RepeatedPassages {
         if seen.values().all(|&count| count < 2) {
             return None;
         }
+        let mut markup = MarkupMemo::new(doc);
         let marked = runs
             .iter()
             .zip(layout.pieces())
@@ -57,7 +59,7 @@ impl RepeatedPassages {
                 seen.get(piece).is_some_and(|&count| count >= 2)
                     && doc
                         .get(run.run.node)
-                        .is_some_and(|node| node.ancestors().any(hides_or_quotes))
+                        .is_some_and(|node| markup.inside(node.parent()))
             })
             .collect();
         Some(Self { marked })
@@ -172,6 +174,48 @@ fn kept_lines(runs: &[LabelledRun], layout: &RunLayout) -> Vec<KeptLine> {
         .collect()
 }
 
+/// Per node of a page, whether it or an ancestor hides or quotes what it holds
+/// ([`hides_or_quotes`]), worked out when first asked and remembered: the runs of a page
+/// share most of their ancestors, and a page's repeated lines are often many (a "Reply" under
+/// every post).
+struct MarkupMemo {
+    /// Per node id: `None` not yet known, else the answer.
+    known: Vec<Option<bool>>,
+    /// The nodes walked by the current question (kept to reuse its allocation).
+    path: Vec<NodeId>,
+}
+
+impl MarkupMemo {
+    fn new(doc: &Document) -> Self {
+        Self {
+            known: vec![None; doc.len() as usize],
+            path: Vec::new(),
+        }
+    }
+
+    /// Whether `node` (`None`: above the document) or one of its ancestors hides or quotes.
+    fn inside(&mut self, node: Option<NodeRef<'_>>) -> bool {
+        let mut answer = false;
+        let mut at = node;
+        while let Some(n) = at {
+            if let Some(known) = self.known[n.id().get() as usize] {
+                answer = known;
+                break;
+            }
+            self.path.push(n.id());
+            if hides_or_quotes(n) {
+                answer = true;
+                break;
+            }
+            at = n.parent();
+        }
+        for id in self.path.drain(..) {
+            self.known[id.get() as usize] = Some(answer);
+        }
+        answer
+    }
+}
+
 /// Whether `node` is an element that hides what it holds from a reader at some screen width
 /// or quotes it: the `hidden` attribute, `aria-hidden="true"`, an inline `display: none` or
 /// `visibility: hidden`, a class that hides ([`is_hiding_class`]), `<blockquote>`, `<q>`, or
@@ -185,7 +229,11 @@ fn hides_or_quotes(node: NodeRef<'_>) -> bool {
         "aria-hidden" => value.trim().eq_ignore_ascii_case("true"),
         "style" => style_hides(value),
         "class" => value.split_ascii_whitespace().any(|class| {
-            let class = class.to_ascii_lowercase();
+            let class = if class.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(class.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(class)
+            };
             is_hiding_class(&class) || class.contains("quote")
         }),
         _ => false,
@@ -353,5 +401,29 @@ mod tests {
         for class in ["hiddenness", "mobile-menu", "desktop-nav", "quote-author"] {
             assert!(!is_hiding_class(class), "{class}");
         }
+    }
+
+    #[test]
+    fn the_memo_answers_as_a_walk_to_the_root_does() {
+        let html = r#"<html><body><div class="Hidden-MD"><p>a <b>b</b></p><div><i>c</i></div></div>
+            <main><blockquote><p>d <span>e</span></p></blockquote><p>f <span style="display: none">g</span></p>
+            <aside class="QuoteBox"><p>h</p></aside><p aria-hidden="true">i</p><p>j</p></main></body></html>"#;
+        let doc = Document::parse(html, &SanitizeConfig::default()).unwrap();
+        let walked = |node: NodeRef<'_>| node.ancestors().any(hides_or_quotes);
+        // Asked last node first, then first node first: the memo's answers must not depend on
+        // which nodes it has already seen.
+        for order in [false, true] {
+            let mut memo = MarkupMemo::new(&doc);
+            let mut nodes: Vec<NodeRef<'_>> = doc.nodes().collect();
+            if !order {
+                nodes.reverse();
+            }
+            for node in nodes {
+                assert_eq!(memo.inside(node.parent()), walked(node), "{}", node.id());
+            }
+        }
+        let marked: Vec<bool> = doc.nodes().map(walked).collect();
+        assert!(marked.iter().filter(|&&m| m).count() >= 8, "{marked:?}");
+        assert!(marked.iter().filter(|&&m| !m).count() >= 8, "{marked:?}");
     }
 }
