@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use dbce_dom::{Document, NodeId, NodeRef, style_hides};
+use foldhash::fast::FixedState;
 
 use crate::PatternClass;
 use crate::annotation::{Decision, LabelledRun};
@@ -44,7 +45,8 @@ impl RepeatedPassages {
     /// laid out as `layout`; `None` when no run's text occurs twice in the page, so that no
     /// passage can repeat whatever the classes become.
     pub fn find(doc: &Document, runs: &[LabelledRun], layout: &RunLayout) -> Option<Self> {
-        let mut seen: HashMap<&str, usize> = HashMap::new();
+        let mut seen: HashMap<&str, usize, FixedState> =
+            HashMap::with_capacity_and_hasher(runs.len(), FixedState::default());
         for piece in layout.pieces().filter(|p| !p.is_empty()) {
             *seen.entry(piece).or_default() += 1;
         }
@@ -72,7 +74,7 @@ impl RepeatedPassages {
     /// later copy goes; the text reads the same whichever does. Returns the words dropped.
     pub fn drop_from(&self, runs: &mut [LabelledRun], layout: &RunLayout, min_words: u32) -> u32 {
         let lines = kept_lines(runs, layout);
-        let mut at: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut at: HashMap<&str, Vec<usize>, FixedState> = HashMap::default();
         let mut dropped = Vec::new();
         let mut i = 0;
         while i < lines.len() {
@@ -109,7 +111,7 @@ impl RepeatedPassages {
         &self,
         lines: &[KeptLine],
         i: usize,
-        at: &HashMap<&str, Vec<usize>>,
+        at: &HashMap<&str, Vec<usize>, FixedState>,
         min_words: u32,
     ) -> usize {
         let Some(earlier) = at.get(lines[i].text.as_str()) else {
