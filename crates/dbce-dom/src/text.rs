@@ -164,8 +164,12 @@ impl Document {
         let mut out = TextLines::default();
         // Ends of the open block elements, innermost last.
         let mut block_ends: Vec<u32> = Vec::new();
-        // The end of the outermost open preformatted element.
+        // The end of the outermost open preformatted element, and of the outermost `<code>`.
         let mut preformatted_end: Option<u32> = None;
+        let mut code_end: Option<u32> = None;
+        // The element holding the last text node that had a word, and whether that text has
+        // two characters or more (`TextLines::side_by_side`).
+        let mut last_text: Option<(NodeRef<'_>, bool)> = None;
         let mut next = 0;
         while let Some(node) = self.get(NodeId::new(next)) {
             while block_ends.last().is_some_and(|&end| next >= end) {
@@ -175,10 +179,33 @@ impl Document {
             if preformatted_end.is_some_and(|end| next >= end) {
                 preformatted_end = None;
             }
+            if code_end.is_some_and(|end| next >= end) {
+                code_end = None;
+            }
             out.preformatted = preformatted_end.is_some();
             next += 1;
+            if code_end.is_none() && node.name() == Some("code") {
+                code_end = Some(node.end());
+            }
             match (node.kind(), node.name()) {
-                (NodeKind::Text, _) => emit(node.id(), node.text().unwrap_or_default(), &mut out),
+                (NodeKind::Text, _) => {
+                    let text = node.text().unwrap_or_default();
+                    let long = text.trim().chars().nth(1).is_some();
+                    let parent = node.parent();
+                    out.side_by_side = preformatted_end.is_none()
+                        && code_end.is_none()
+                        && long
+                        && last_text
+                            .zip(parent)
+                            .is_some_and(|((before, was_long), parent)| {
+                                was_long && !contains(before, parent) && !contains(parent, before)
+                            });
+                    emit(node.id(), text, &mut out);
+                    out.side_by_side = false;
+                    if let Some(parent) = parent.filter(|_| !text.trim().is_empty()) {
+                        last_text = Some((parent, long));
+                    }
+                }
                 (_, Some("br")) => out.line_break(),
                 (_, Some(name)) if is_block_element(name) || is_preformatted(name) => {
                     out.line_break();
@@ -213,6 +240,12 @@ impl Document {
     }
 }
 
+/// Whether `outer` is `inner` or one of its ancestors (ids are in document order, and an
+/// element's descendants follow it up to its end).
+fn contains(outer: NodeRef<'_>, inner: NodeRef<'_>) -> bool {
+    (outer.id()..NodeId::new(outer.end())).contains(&inner.id())
+}
+
 /// Whether elements of this name show their text's line breaks (`<pre>` and its obsolete
 /// kin, which browsers show as blocks too).
 pub fn is_preformatted(name: &str) -> bool {
@@ -229,6 +262,18 @@ pub struct TextLines {
     /// The text pushed now is inside a `<pre>`: its line breaks end lines (other whitespace
     /// still collapses).
     preformatted: bool,
+    /// The text pushed now and the text before it lie in two elements side by side, neither
+    /// inside the other (`<a>Earth Ball</a><em>Outside Over There</em>`,
+    /// `<span>Vanessa Williamson</span><span>STUDENT</span>`), each with two characters or
+    /// more, outside `<pre>` and `<code>`. A page written so, with no whitespace between the
+    /// two, relies on its style sheet (blocks, flex items, margins) to set them apart, which
+    /// dbce does not read. Where a lower-case letter or a digit meets an upper-case letter
+    /// there, a browser shows two words (`Smith` and `Network`, a product grid's brand and
+    /// name), so a space separates them. Other meetings still join: a word cut by markup
+    /// (`Le<span>arn</span>`, `child</span><span>ren`), scripts without case, and text
+    /// beside an element inside the same parent (`one<b>Two</b>`). Single letters in their
+    /// own elements (a heading animated letter by letter) join too.
+    side_by_side: bool,
 }
 
 impl TextLines {
@@ -260,11 +305,17 @@ impl TextLines {
             self.space = true;
         }
         for word in text.split_whitespace() {
-            if self.space && !self.at_line_start() {
+            let apart = self.side_by_side
+                && self
+                    .out
+                    .ends_with(|c: char| c.is_lowercase() || c.is_numeric())
+                && word.starts_with(char::is_uppercase);
+            if (self.space || apart) && !self.at_line_start() {
                 self.out.push(' ');
             }
             self.out.push_str(word);
             self.space = true;
+            self.side_by_side = false;
         }
         self.space = text.ends_with(char::is_whitespace);
     }
@@ -421,6 +472,51 @@ mod tests {
              <ul><li>a</li><li> b </li></ul>",
         );
         assert_eq!(doc.visible_text(), "Head line\nonetwo three\nfour\na\nb");
+    }
+
+    #[test]
+    fn words_in_elements_side_by_side_are_set_apart_where_case_says_so() {
+        let text = |html: &str| parse(html).visible_text();
+        // Two elements side by side, lower case meeting upper case: two words.
+        assert_eq!(
+            text("<h2><a href=x>Earth Ball</a><em>Outside Over There</em></h2>"),
+            "Earth Ball Outside Over There"
+        );
+        assert_eq!(
+            text("<cite><span><span>Vanessa Williamson</span></span><span>STUDENT</span></cite>"),
+            "Vanessa Williamson STUDENT"
+        );
+        assert_eq!(
+            text("<p><b>Model 3</b><i>Performance</i></p>"),
+            "Model 3 Performance"
+        );
+        // Whitespace between them, or none needed: as before.
+        assert_eq!(text("<p><b>Earth</b> <i>Ball</i></p>"), "Earth Ball");
+        // A word cut by markup, lower case on both sides, stays one word.
+        assert_eq!(text("<p><span>Le</span><span>arn</span></p>"), "Learn");
+        // Text and an element in the same parent join, whatever the case.
+        assert_eq!(
+            text("<p>one<b>Two</b> three<i>Four</i></p>"),
+            "oneTwo threeFour"
+        );
+        assert_eq!(text("<p><b>one</b>Two</p>"), "oneTwo");
+        // Letters animated one by one, code, and scripts without case join.
+        assert_eq!(
+            text("<h1><span>a</span><span>B</span><span>c</span></h1>"),
+            "aBc"
+        );
+        assert_eq!(
+            text("<p><code><span>fooBar</span><span>Baz</span></code></p>"),
+            "fooBarBaz"
+        );
+        assert_eq!(
+            text("<pre><span>value</span><span>Error</span></pre>"),
+            "valueError"
+        );
+        assert_eq!(
+            text("<p><span>\u{4e2d}\u{6587}</span><span>\u{5b57}\u{5e55}</span></p>"),
+            "\u{4e2d}\u{6587}\u{5b57}\u{5e55}"
+        );
     }
 
     #[test]
