@@ -267,9 +267,10 @@ pub struct TextLines {
     /// `<span>Vanessa Williamson</span><span>STUDENT</span>`), each with two characters or
     /// more, outside `<pre>` and `<code>`. A page written so, with no whitespace between the
     /// two, relies on its style sheet (blocks, flex items, margins) to set them apart, which
-    /// dbce does not read. Where a lower-case letter or a digit meets an upper-case letter
-    /// there, a browser shows two words (`Smith` and `Network`, a product grid's brand and
-    /// name), so a space separates them. Other meetings still join: a word cut by markup
+    /// dbce does not read. Where a capital follows a lower-case letter or a digit there, or a
+    /// capitalised word follows a capital ([`two_words`]), a browser shows two words (`Smith`
+    /// and `Network`, `YETI` and `Rambler`: a product grid's brand and name), so a space
+    /// separates them. Other meetings still join: a word cut by markup
     /// (`Le<span>arn</span>`, `child</span><span>ren`), scripts without case, and text
     /// beside an element inside the same parent (`one<b>Two</b>`). Single letters in their
     /// own elements (a heading animated letter by letter) join too.
@@ -308,8 +309,9 @@ impl TextLines {
             let apart = self.side_by_side
                 && self
                     .out
-                    .ends_with(|c: char| c.is_lowercase() || c.is_numeric())
-                && word.starts_with(char::is_uppercase);
+                    .chars()
+                    .next_back()
+                    .is_some_and(|last| two_words(last, word));
             if (self.space || apart) && !self.at_line_start() {
                 self.out.push(' ');
             }
@@ -339,6 +341,22 @@ impl TextLines {
         }
         self.out
     }
+}
+
+/// Whether text ending in `last` and text starting with `word`, in two elements side by side,
+/// read as two words ([`TextLines`]): a capital after a lower-case letter or a digit
+/// (`SmithNetwork`, `2.0This`), or a capitalised word after an upper-case letter
+/// (`YETIRambler`). A full stop before a capital is not enough: an API's signature writes
+/// `json.` and `JSONDecoder` side by side.
+fn two_words(last: char, word: &str) -> bool {
+    let mut chars = word.chars();
+    let (Some(first), second) = (chars.next(), chars.next()) else {
+        return false;
+    };
+    first.is_uppercase()
+        && (last.is_lowercase()
+            || last.is_numeric()
+            || (last.is_uppercase() && second.is_some_and(char::is_lowercase)))
 }
 
 /// The number of whitespace-separated words in `text`: `text.split_whitespace().count()`,
@@ -489,6 +507,13 @@ mod tests {
         assert_eq!(
             text("<p><b>Model 3</b><i>Performance</i></p>"),
             "Model 3 Performance"
+        );
+        assert_eq!(text("<p><b>YETI</b><i>Rambler</i></p>"), "YETI Rambler");
+        // Capitals on both sides, or a full stop before a capital (an API's signature): joined.
+        assert_eq!(text("<p><b>PHP</b><i>SDK</i></p>"), "PHPSDK");
+        assert_eq!(
+            text("<dt><span>json.</span><span>JSONDecoder</span></dt>"),
+            "json.JSONDecoder"
         );
         // Whitespace between them, or none needed: as before.
         assert_eq!(text("<p><b>Earth</b> <i>Ball</i></p>"), "Earth Ball");
