@@ -132,9 +132,9 @@ pub struct AnnotateConfig {
     /// A passage of the content that repeats an earlier one line for line, has at least this
     /// many words, and has a copy wholly in markup that hides it at some screen width or quotes
     /// it (a site builder's responsive copy, a forum reply quoting a post) is dropped: the
-    /// reader sees it once (`dbce_annotate::RepeatedPassages`; the runs' decision is `repeated`). The
-    /// thesis's methods `t001`–`t006` keep every copy. 0 keeps every copy. By default, 20:
-    /// wcxb-dev +0.003, the older news sets level (`docs/single-page.md`).
+    /// reader sees it once (`dbce_annotate::RepeatedPassages`; the runs' decision is
+    /// `repeated`). The thesis's methods `t001`–`t006` keep every copy. 0 keeps every copy.
+    /// By default, 20: wcxb-dev +0.003, the older news sets level (`docs/single-page.md`).
     pub repeated_passage_words: u32,
 }
 

@@ -184,13 +184,15 @@ impl Document {
             }
             out.preformatted = preformatted_end.is_some();
             next += 1;
-            if code_end.is_none() && node.name() == Some("code") {
+            let name = node.name();
+            if code_end.is_none() && name == Some("code") {
                 code_end = Some(node.end());
             }
-            match (node.kind(), node.name()) {
+            match (node.kind(), name) {
                 (NodeKind::Text, _) => {
                     let text = node.text().unwrap_or_default();
-                    let long = text.trim().chars().nth(1).is_some();
+                    let trimmed = text.trim();
+                    let long = trimmed.chars().nth(1).is_some();
                     let parent = node.parent();
                     out.side_by_side = preformatted_end.is_none()
                         && code_end.is_none()
@@ -202,7 +204,7 @@ impl Document {
                             });
                     emit(node.id(), text, &mut out);
                     out.side_by_side = false;
-                    if let Some(parent) = parent.filter(|_| !text.trim().is_empty()) {
+                    if let Some(parent) = parent.filter(|_| !trimmed.is_empty()) {
                         last_text = Some((parent, long));
                     }
                 }
