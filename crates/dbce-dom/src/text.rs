@@ -217,6 +217,10 @@ impl Document {
                     }
                 }
                 _ if is_hidden(node) => next = node.end(),
+                _ if preformatted_end.is_some() && is_code_line(node) => {
+                    out.line_break();
+                    block_ends.push(node.end());
+                }
                 _ => {}
             }
         }
@@ -246,6 +250,24 @@ impl Document {
 /// element's descendants follow it up to its end).
 fn contains(outer: NodeRef<'_>, inner: NodeRef<'_>) -> bool {
     (outer.id()..NodeId::new(outer.end())).contains(&inner.id())
+}
+
+/// Whether `node`, inside a `<pre>`, is one line of highlighted code: an element with a class
+/// `line` or ending in `-line` or `_line` (`token-line`, `gatsby-highlight-code-line`,
+/// `cm-line`). Highlighters write each line of code as such an element, and some write no line
+/// break between two of them: the style sheet shows each as a block. Without it, a line's
+/// `// comment` would run into the next line's code, and `my-project` into `cd`. Other classes
+/// naming lines (`line-numbers`, `line-through`, `highlight-line-content`) are not lines.
+fn is_code_line(node: NodeRef<'_>) -> bool {
+    node.attr("class").is_some_and(|class| {
+        class.split_ascii_whitespace().any(|token| {
+            let token = token.as_bytes();
+            let tail = &token[token.len().saturating_sub(5)..];
+            token.eq_ignore_ascii_case(b"line")
+                || token.len() > 5
+                    && (tail.eq_ignore_ascii_case(b"-line") || tail.eq_ignore_ascii_case(b"_line"))
+        })
+    })
 }
 
 /// Whether elements of this name show their text's line breaks (`<pre>` and its obsolete
@@ -543,6 +565,42 @@ mod tests {
         assert_eq!(
             text("<p><span>\u{4e2d}\u{6587}</span><span>\u{5b57}\u{5e55}</span></p>"),
             "\u{4e2d}\u{6587}\u{5b57}\u{5e55}"
+        );
+    }
+
+    #[test]
+    fn highlighted_lines_of_code_are_lines() {
+        let text = |html: &str| parse(html).visible_text();
+        // Lines as elements with no line break between them (Prism in Gatsby, Shiki).
+        assert_eq!(
+            text(
+                "<pre><code><span class=\"gatsby-highlight-code-line\">  <span class=c>// count</span></span>\
+                 <span class=\"gatsby-highlight-code-line\">  <span>const</span> n = <span>0</span>;</span>\
+                 <span>return</span> n;</code></pre>"
+            ),
+            "// count\nconst n = 0;\nreturn n;"
+        );
+        assert_eq!(
+            text(
+                "<pre><code><span class=line><span>npm</span><span> create vite</span></span><span class=\"line \"><span>cd</span> app</span></code></pre>"
+            ),
+            "npm create vite\ncd app"
+        );
+        // Lines that end in a line break give no empty line.
+        assert_eq!(
+            text("<pre><span class=token-line>a\n</span><span class=token-line>b</span>\n</pre>"),
+            "a\nb"
+        );
+        // Other classes that name lines are not lines, and outside a `<pre>` nothing changes.
+        assert_eq!(
+            text(
+                "<pre><span class=line-numbers>1</span><span class=\"highlight-line-content x\">a</span><s class=line-through>b</s></pre>"
+            ),
+            "1ab"
+        );
+        assert_eq!(
+            text("<p><span class=line>one</span><span class=line>two</span></p>"),
+            "onetwo"
         );
     }
 
