@@ -217,6 +217,7 @@ impl Document {
                     }
                 }
                 _ if is_hidden(node) => next = node.end(),
+                (_, Some("a")) if is_permalink(node) => next = node.end(),
                 _ if preformatted_end.is_some() && is_code_line(node) => {
                     out.line_break();
                     block_ends.push(node.end());
@@ -258,6 +259,29 @@ fn contains(outer: NodeRef<'_>, inner: NodeRef<'_>) -> bool {
 /// break between two of them: the style sheet shows each as a block. Without it, a line's
 /// `// comment` would run into the next line's code, and `my-project` into `cd`. Other classes
 /// naming lines (`line-numbers`, `line-through`, `highlight-line-content`) are not lines.
+/// The marks a heading's or a definition's permalink shows: the pilcrow (Sphinx, MkDocs), the
+/// section sign (rustdoc), the hash (Hugo, VuePress, Zola) and link symbols.
+const PERMALINK_MARKS: [&str; 5] = ["¶", "§", "#", "🔗", "⚓"];
+
+/// Whether the `<a>` element `node` is a permalink: a link to an anchor of the page itself
+/// (`href="#…"`) whose only text is one of [`PERMALINK_MARKS`]. Documentation generators put one
+/// after each heading and signature (`Usage<a class="headerlink" href="#usage">¶</a>`); it is
+/// not part of the heading's words, and in the text it glued to the last one (`Usage¶`).
+fn is_permalink(node: NodeRef<'_>) -> bool {
+    if !node.attr("href").is_some_and(|href| href.starts_with('#')) {
+        return false;
+    }
+    let mut words = node
+        .descendants()
+        .filter_map(NodeRef::text)
+        .map(str::trim)
+        .filter(|text| !text.is_empty());
+    words
+        .next()
+        .is_some_and(|mark| PERMALINK_MARKS.contains(&mark))
+        && words.next().is_none()
+}
+
 fn is_code_line(node: NodeRef<'_>) -> bool {
     node.attr("class").is_some_and(|class| {
         class.split_ascii_whitespace().any(|token| {
@@ -565,6 +589,37 @@ mod tests {
         assert_eq!(
             text("<p><span>\u{4e2d}\u{6587}</span><span>\u{5b57}\u{5e55}</span></p>"),
             "\u{4e2d}\u{6587}\u{5b57}\u{5e55}"
+        );
+    }
+
+    #[test]
+    fn permalinks_are_not_text() {
+        let text = |html: &str| parse(html).visible_text();
+        // Sphinx and MkDocs, rustdoc, Hugo: the mark after a heading or a signature goes.
+        assert_eq!(
+            text(
+                "<h2>Usage<a class=headerlink href=\"#usage\" title=\"Link to this heading\">¶</a></h2>\
+                 <dl><dt>decode(s)<a class=headerlink href=#decode>¶</a></dt><dd>Decodes.</dd></dl>"
+            ),
+            "Usage\ndecode(s)\nDecodes."
+        );
+        assert_eq!(
+            text(
+                "<h3 id=v>Variants<a href=#v class=anchor>§</a></h3><h2>Plans <a hidden class=anchor href=#p> # </a></h2>"
+            ),
+            "Variants\nPlans"
+        );
+        // A mark inside the link's own element counts; other links to anchors stay.
+        assert_eq!(
+            text("<h2>Setup<a href=#s><span>🔗</span></a></h2>"),
+            "Setup"
+        );
+        assert_eq!(
+            text(
+                "<p>See <a href=#notes>the notes</a>, <a href=#fn1>1</a>, <a href=#top>#top</a>, \
+                 <a href=/x>¶</a> and <a href=#y>¶ 2</a>.</p>"
+            ),
+            "See the notes, 1, #top, ¶ and ¶ 2."
         );
     }
 
