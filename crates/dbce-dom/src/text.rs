@@ -253,12 +253,6 @@ fn contains(outer: NodeRef<'_>, inner: NodeRef<'_>) -> bool {
     (outer.id()..NodeId::new(outer.end())).contains(&inner.id())
 }
 
-/// Whether `node`, inside a `<pre>`, is one line of highlighted code: an element with a class
-/// `line` or ending in `-line` or `_line` (`token-line`, `gatsby-highlight-code-line`,
-/// `cm-line`). Highlighters write each line of code as such an element, and some write no line
-/// break between two of them: the style sheet shows each as a block. Without it, a line's
-/// `// comment` would run into the next line's code, and `my-project` into `cd`. Other classes
-/// naming lines (`line-numbers`, `line-through`, `highlight-line-content`) are not lines.
 /// The marks a heading's or a definition's permalink shows: the pilcrow (Sphinx, MkDocs), the
 /// section sign (rustdoc), the hash (Hugo, VuePress, Zola) and link symbols.
 const PERMALINK_MARKS: [&str; 5] = ["¶", "§", "#", "🔗", "⚓"];
@@ -282,6 +276,12 @@ fn is_permalink(node: NodeRef<'_>) -> bool {
         && words.next().is_none()
 }
 
+/// Whether `node`, inside a `<pre>`, is one line of highlighted code: an element with a class
+/// `line` or ending in `-line` or `_line` (`token-line`, `gatsby-highlight-code-line`,
+/// `cm-line`). Highlighters write each line of code as such an element, and some write no line
+/// break between two of them: the style sheet shows each as a block. Without it, a line's
+/// `// comment` would run into the next line's code, and `my-project` into `cd`. Other classes
+/// naming lines (`line-numbers`, `line-through`, `highlight-line-content`) are not lines.
 fn is_code_line(node: NodeRef<'_>) -> bool {
     node.attr("class").is_some_and(|class| {
         class.split_ascii_whitespace().any(|token| {
