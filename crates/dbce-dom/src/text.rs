@@ -159,7 +159,9 @@ impl Document {
 
     /// Visible text with the line structure of [`visible_text`](Self::visible_text), where
     /// `emit` decides what of each text node goes out: it is called with the node and its text
-    /// and pushes what it keeps (all of it, parts, or nothing) to the [`TextLines`].
+    /// and pushes what it keeps (all of it, parts, or nothing) to the [`TextLines`]. It is not
+    /// called for text no reader sees as words: `<head>`, `<title>`, and a heading's permalink
+    /// (an `<a href="#…">` whose only text is a mark such as `¶`).
     pub fn visible_text_with(&self, mut emit: impl FnMut(NodeId, &str, &mut TextLines)) -> String {
         let mut out = TextLines::default();
         // Ends of the open block elements, innermost last.
